@@ -1,0 +1,32 @@
+// The 16 raw bytes of a UUID and big-endian field helpers.
+// Kept as a plain aggregate so the PostgreSQL glue can copy it into a
+// pg_uuid_t without constructors or destructors being involved.
+#pragma once
+
+#include <cstdint>
+
+namespace locality {
+
+struct Uuid16 {
+    std::uint8_t bytes[16];
+};
+
+// Reads `width` bytes starting at `offset` as a big-endian unsigned number.
+inline std::uint64_t get_be(const Uuid16 &u, int offset, int width) noexcept {
+    std::uint64_t v = 0;
+    for (int i = 0; i < width; ++i) v = (v << 8) | u.bytes[offset + i];
+    return v;
+}
+
+// Writes the low `width` bytes of `value` big-endian starting at `offset`.
+inline void put_be(Uuid16 &u, int offset, int width, std::uint64_t value) noexcept {
+    for (int i = width - 1; i >= 0; --i) {
+        u.bytes[offset + i] = static_cast<std::uint8_t>(value & 0xFF);
+        value >>= 8;
+    }
+}
+
+// The version nibble every UUID layout keeps in the high half of byte 6.
+inline unsigned version_nibble(const Uuid16 &u) noexcept { return u.bytes[6] >> 4; }
+
+}  // namespace locality
