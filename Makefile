@@ -1,0 +1,29 @@
+# PGXS build of the locality_uuid extension.  The C++ core (src/core) and
+# the PostgreSQL glue (src/pg) are linked into one module; the unit tests,
+# CLI and fuzzers are built by CMake (CMakeLists.txt), see README.md.
+
+EXTENSION = locality_uuid
+MODULE_big = locality_uuid
+DATA = $(wildcard locality_uuid--*.sql)
+OBJS = $(patsubst %.cpp,%.o,$(sort $(wildcard src/core/*.cpp src/pg/*.cpp)))
+
+REGRESS = layout generate modes extract uuid_v1 uuid_v1_backfill bad_input privileges
+REGRESS_OPTS = --inputdir=test/regress --outputdir=test/regress
+ISOLATION = concurrent_generation
+ISOLATION_OPTS = --inputdir=test/isolation --outputdir=test/isolation
+
+PG_CPPFLAGS = -I$(srcdir)/src/core
+# No exceptions or RTTI anywhere in the module: see src/pg/pg_boundary.hpp.
+# -Wno-register: PostgreSQL's port/atomics/arch-x86.h uses 'register', which
+# C++17 removed (clang makes it an error).
+LOCALITY_CXXFLAGS = -std=c++17 -fno-exceptions -fno-rtti -Wno-register
+PG_CXXFLAGS = $(LOCALITY_CXXFLAGS)
+SHLIB_LINK = -lcrypto -lstdc++
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# Debian's PGXS also compiles every object to LLVM bitcode with clang, whose
+# default dialect is C++14.
+override BITCODE_CXXFLAGS += $(LOCALITY_CXXFLAGS)

@@ -1,0 +1,45 @@
+// Module entry: settings, shared memory, and the status functions.
+#include "pg_boundary.hpp"
+
+#include "counter_state.hpp"
+#include "node.hpp"
+#include "settings.hpp"
+
+extern "C" {
+PG_MODULE_MAGIC;
+
+void _PG_init(void);
+}
+
+void _PG_init(void) {
+    locality_pg::define_settings();
+    if (process_shared_preload_libraries_in_progress && locality_pg::setting_shared_counter)
+        locality_pg::request_shared_counters();
+}
+
+// 'server' when one shared-memory counter serves every backend, else 'backend'.
+LOCALITY_SQL_FUNCTION(locality_uuid_counter_scope) {
+    PG_RETURN_TEXT_P(cstring_to_text(locality_pg::counters_are_shared() ? "server" : "backend"));
+}
+
+// The 28-bit node value this backend writes into ids.
+LOCALITY_SQL_FUNCTION(locality_uuid_node_id) {
+    PG_RETURN_INT32(static_cast<int32>(locality_pg::current_node()));
+}
+
+LOCALITY_SQL_FUNCTION(locality_uuid_node_source) {
+    PG_RETURN_TEXT_P(cstring_to_text(locality_pg::current_node_source()));
+}
+
+// The library's session toggles, mirroring UUID::use_sequential_ids() and
+// UUID::use_variable_ids(): a plain SET, undone if the transaction aborts.
+namespace {
+Datum set_sequential(bool on) {
+    SetConfigOption("locality_uuid.sequential", on ? "on" : "off", PGC_USERSET, PGC_S_SESSION);
+    PG_RETURN_VOID();
+}
+}  // namespace
+
+LOCALITY_SQL_FUNCTION(locality_uuid_use_sequential_ids) { return set_sequential(true); }
+
+LOCALITY_SQL_FUNCTION(locality_uuid_use_variable_ids) { return set_sequential(false); }
