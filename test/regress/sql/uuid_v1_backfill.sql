@@ -1,0 +1,58 @@
+-- Retrospective v1 ids for rows that share timestamps, without collisions.
+CREATE TABLE logs (log_no bigint PRIMARY KEY, created_at timestamptz NOT NULL, id uuid);
+INSERT INTO logs
+SELECT g, '2015-06-01 08:00:00+00'::timestamptz + (g % 100) * interval '1.000001 seconds', NULL
+FROM generate_series(1, 100000) g;
+SELECT count(*) AS rows, count(DISTINCT created_at) AS timestamps FROM logs;
+
+-- The naive way: a random clock_seq per row collides (birthday bound:
+-- 1000 rows per timestamp in 16384 clock sequences).
+SELECT setseed(0.42);
+SELECT count(*) - count(DISTINCT u) AS naive_duplicates
+FROM (SELECT form_uuid_v1(created_at, floor(random() * 16384)::int, '44:88:99:36:57:32') AS u
+      FROM logs) s;
+
+-- The recipe: number the rows of each timestamp and use that number.
+CREATE UNIQUE INDEX logs_id ON logs (id);
+UPDATE logs l
+SET id = form_uuid_v1_nth(l.created_at, n.ordinal, '44:88:99:36:57:32')
+FROM (SELECT log_no, row_number() OVER (PARTITION BY created_at ORDER BY log_no) - 1 AS ordinal
+      FROM logs) n
+WHERE l.log_no = n.log_no;
+SELECT count(*) AS rows, count(id) AS with_id, count(DISTINCT id) AS distinct_ids,
+       count(*) FILTER (WHERE uuid_v1_timestamp(id) <> created_at) AS wrong_time,
+       count(*) FILTER (WHERE uuid_v1_node(id) <> '44:88:99:36:57:32') AS wrong_node
+FROM logs;
+-- Below 16384 rows per timestamp it is exactly form_uuid_v1(ts, ordinal, mac).
+SELECT count(*) FILTER (WHERE id <> form_uuid_v1(created_at, uuid_v1_clock_seq(id), '44:88:99:36:57:32'))
+       AS differs_from_form_uuid_v1
+FROM logs;
+
+-- 20000 rows in one microsecond: more than 16384 clock sequences; the
+-- ordinal moves on to the next 100-ns tick inside the same microsecond.
+CREATE TABLE burst (n int PRIMARY KEY, created_at timestamptz, id uuid UNIQUE);
+INSERT INTO burst SELECT g, '2015-06-01 08:00:00.123456+00', NULL FROM generate_series(1, 20000) g;
+UPDATE burst b
+SET id = form_uuid_v1_nth(b.created_at, r.ordinal, '44:88:99:36:57:32')
+FROM (SELECT n, row_number() OVER (PARTITION BY created_at ORDER BY n) - 1 AS ordinal FROM burst) r
+WHERE b.n = r.n;
+SELECT count(DISTINCT id) AS distinct_ids,
+       count(*) FILTER (WHERE uuid_v1_timestamp(id) = created_at) AS same_microsecond
+FROM burst;
+
+-- A functional index on the v1 time serves range queries.
+CREATE INDEX logs_v1_time ON logs (uuid_v1_timestamp(id));
+ANALYZE logs;
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM logs
+WHERE uuid_v1_timestamp(id) BETWEEN '2015-06-01 08:00:10+00' AND '2015-06-01 08:00:20+00';
+SELECT count(*) FROM logs
+WHERE uuid_v1_timestamp(id) BETWEEN '2015-06-01 08:00:10+00' AND '2015-06-01 08:00:20+00';
+RESET enable_seqscan;
+
+-- Past 163839 rows per microsecond and MAC there is no distinct v1 id left.
+SELECT form_uuid_v1_nth('2015-06-01 08:00:00+00', 163839, '44:88:99:36:57:32') AS last_ordinal;
+SELECT form_uuid_v1_nth('2015-06-01 08:00:00+00', 163840, '44:88:99:36:57:32');
+SELECT form_uuid_v1_nth('2015-06-01 08:00:00+00', -1, '44:88:99:36:57:32');
+DROP TABLE logs, burst;
