@@ -27,3 +27,23 @@ include $(PGXS)
 # Debian's PGXS also compiles every object to LLVM bitcode with clang, whose
 # default dialect is C++14.
 override BITCODE_CXXFLAGS += $(LOCALITY_CXXFLAGS)
+
+# The locality-uuid command-line tool: same core, no PostgreSQL at run time,
+# built by `make` and installed by `make install` into $(PREFIX)/bin.
+CLI = locality-uuid
+CLI_SOURCES = src/cli/main.cpp $(sort $(wildcard src/core/*.cpp))
+PREFIX ?= /usr/local
+EXTRA_CLEAN = $(CLI)
+
+all: $(CLI)
+
+$(CLI): $(CLI_SOURCES) $(wildcard src/core/*.hpp)
+	$(CXX) -std=c++17 -O2 -Wall -I$(srcdir)/src/core -o $@ $(CLI_SOURCES) -lcrypto
+
+install: install-cli
+
+install-cli: $(CLI)
+	install -d '$(DESTDIR)$(PREFIX)/bin'
+	install -m 755 $(CLI) '$(DESTDIR)$(PREFIX)/bin/$(CLI)'
+
+.PHONY: install-cli
