@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Behaviour that depends on how the library is loaded (the regression
+# suites run identically in both ways, so these checks live here).
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
+
+fail() { echo "FAIL: $*"; exit 1; }
+q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
+
+check_shared() {
+  q -c "CREATE EXTENSION locality_uuid"
+  [ "$(q -c 'SELECT locality_uuid_counter_scope()')" = server ] || fail "scope is not server"
+  echo "preloaded: counter scope is 'server'"
+
+  # One sequential run per server: two sessions' ids interleave into one
+  # contiguous sequence of counters.
+  q -c "CREATE TABLE runs (id uuid PRIMARY KEY)"
+  for i in 1 2 3 4; do
+    q -c "INSERT INTO runs SELECT locality_uuid(true) FROM generate_series(1, 500)" &
+  done
+  wait
+  read -r n span < <(q -F ' ' -c "
+    SELECT count(*), max(locality_uuid_counter(id, true)) - min(locality_uuid_counter(id, true)) + 1
+    FROM runs")
+  echo "4 sessions x 500 sequential ids: $n ids spanning $span counter values"
+  [ "$n" = 2000 ] && [ "$span" = 2000 ] || fail "sequential run is not contiguous across sessions"
+
+  # Variable mode: the counters of all sessions are one arithmetic sequence.
+  q -c "TRUNCATE runs"
+  for i in 1 2 3 4; do
+    q -c "INSERT INTO runs SELECT locality_uuid(false) FROM generate_series(1, 500)" &
+  done
+  wait
+  # Dividing by the prime (multiplying by its inverse mod 2^32) turns each
+  # counter into its position in the server's sequence: 2000 ids must be
+  # 2000 consecutive positions.
+  read -r n span < <(q -F ' ' -c "
+    WITH c AS (SELECT locality_uuid_counter(id)::numeric AS c FROM runs),
+         pos AS (SELECT ((c - (SELECT min(c) FROM c) + 4294967296) * 3127333277 + 2000) % 4294967296 AS k FROM c)
+    SELECT count(DISTINCT k), max(k) - min(k) + 1 FROM pos")
+  echo "4 sessions x 500 variable ids: $n distinct positions spanning $span in the server's sequence"
+  [ "$n" = 2000 ] && [ "$span" = 2000 ] || fail "variable-mode counters are not one server-wide sequence"
+
+  # The postmaster-level setting cannot change in a running server.
+  out=$(q -c "SET locality_uuid.shared_counter = off" 2>&1 || true)
+  echo "$out" | grep -q 'cannot be changed without restarting the server' || fail "shared_counter changed at run time: $out"
+  echo "locality_uuid.shared_counter is fixed at server start"
+  [ "$(q -c 'SELECT node_id FROM (SELECT locality_uuid_node_id() AS node_id) s')" = 4660 ] || fail "node_id from postgresql.conf not used"
+  [ "$(q -c 'SELECT locality_uuid_node(locality_uuid())')" = 4660 ] || fail "ids do not carry node_id"
+  [ "$(q -c 'SELECT locality_uuid_node_source()')" = setting ] || fail "node source"
+  echo "node id from postgresql.conf (4660) is in use and in every id"
+}
+
+# Preloaded, but with per-backend counters: each backend must seed its own
+# counter after fork, not inherit the postmaster's.
+check_per_backend_after_fork() {
+  q -c "CREATE EXTENSION locality_uuid"
+  [ "$(q -c 'SELECT locality_uuid_counter_scope()')" = backend ] || fail "scope is not backend"
+  local firsts=()
+  for i in 1 2 3 4 5 6; do
+    firsts+=("$(q -c 'SELECT locality_uuid_counter(locality_uuid(false))')")
+  done
+  echo "first variable-mode counter of 6 fresh backends: ${firsts[*]}"
+  [ "$(printf '%s\n' "${firsts[@]}" | sort -u | wc -l)" = 6 ] || fail "backends share a starting counter"
+  # Sequential mode starts every backend at base + 1 of the window (by design).
+  local seq
+  seq=$(q -c "SELECT (locality_uuid_counter(id, true) - ('x' || substr(h,7,2) || substr(h,5,2) || substr(h,3,2) || substr(h,1,2))::bit(32)::bigint + 4294967296) % 4294967296
+              FROM (SELECT id, md5(left(to_char(locality_uuid_timestamp(id) AT TIME ZONE 'UTC', 'YYYYMMDDHH24MI'), 11)) AS h
+                    FROM (SELECT locality_uuid(true) AS id) s) t")
+  [ "$seq" = 1 ] || fail "a fresh backend's first sequential id is base + $seq, not base + 1"
+  echo "a fresh backend's first sequential id is its window's base + 1"
+}
+
+export -f check_shared check_per_backend_after_fork fail q
+with_cluster -o shared_preload_libraries=locality_uuid -o locality_uuid.node_id=4660 -- bash -c check_shared
+with_cluster -o shared_preload_libraries=locality_uuid -o locality_uuid.shared_counter=off -- bash -c check_per_backend_after_fork
+echo "preload checks passed"
