@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# The locality-uuid command-line tool: reference decode, error handling,
+# uniqueness of 1M ids from one process, and agreement with the SQL functions.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
+CLI=${CLI:-locality-uuid}
+command -v "$CLI" >/dev/null || { echo "$CLI not installed (make install)"; exit 1; }
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# expect STATUS EXPECTED_OUTPUT_PATTERN COMMAND...: exit status and combined output.
+expect() {
+  local status=$1 pattern=$2; shift 2
+  local out rc=0
+  out=$("$@" 2>&1) || rc=$?
+  if [ "$rc" != "$status" ] || ! grep -qE -- "$pattern" <<<"$out"; then
+    fail "$* -> status $rc, output: $out (wanted status $status and /$pattern/)"
+  fi
+}
+
+# The reference example, exactly as the original library prints it.
+want='20be0ffc-314a-bd53-7a50-013a65ca76d2
+counter     : 3,488,672,514
+process id  : 12,618
+MAC address : __:__:_d:53:7a:50
+timestamp   : 1,350,327,498,450 (2012-10-15T18:58:18.450Z)'
+got=$("$CLI" decode 20be0ffc-314a-bd53-7a50-013a65ca76d2)
+[ "$got" = "$want" ] || fail "reference decode: $got"
+got=$("$CLI" decode --sequential F5166777-7A7F-BD53-7A50-013E4E2AFC26 | sed -n 2p)
+[ "$got" = "counter     : 4,111,886,199" ] || fail "sequential decode: $got"
+
+# Foreign versions and malformed input: message and non-zero exit.
+expect 1 'version 1, not a Locality UUID' "$CLI" decode 6b54058a-a413-11e6-b501-a0999b048337
+expect 1 'version 4, not a Locality UUID' "$CLI" decode 8d6d1986-5ab8-41eb-8e9f-3ae007836a71
+expect 1 "'20be0ffc-314a' is not a UUID" "$CLI" decode 20be0ffc-314a
+expect 1 "is not a UUID" "$CLI" decode 20be0ffc-314a-bd53-7a50-013a65ca76dg
+expect 1 "is not a UUID" "$CLI" decode 20be0ffc0314a-bd53-7a50-013a65ca76d2
+expect 2 'decode needs at least one id' "$CLI" decode
+expect 1 'invalid time' "$CLI" v1 --time 2020-02-30T00:00:00Z --clock-seq 1 --mac 44:88:99:36:57:32
+expect 1 'invalid time' "$CLI" v1 --time 2020-01-01T25:00:00Z --clock-seq 1 --mac 44:88:99:36:57:32
+expect 1 'invalid time' "$CLI" v1 --time 2020-01-01T00:00:00.1234567Z --clock-seq 1 --mac 44:88:99:36:57:32
+expect 1 'invalid time' "$CLI" v1 --time yesterday --clock-seq 1 --mac 44:88:99:36:57:32
+expect 1 'before 1582-10-15' "$CLI" v1 --time 1582-10-14T23:59:59.999999Z --clock-seq 1 --mac 44:88:99:36:57:32
+expect 1 'after 5236-03-31' "$CLI" v1 --time 5236-03-31T21:21:00.684698Z --clock-seq 1 --mac 44:88:99:36:57:32
+expect 1 'invalid clock sequence' "$CLI" v1 --time 2020-01-01 --clock-seq 16384 --mac 44:88:99:36:57:32
+expect 1 'invalid clock sequence' "$CLI" v1 --time 2020-01-01 --clock-seq -1 --mac 44:88:99:36:57:32
+expect 1 'invalid clock sequence' "$CLI" v1 --time 2020-01-01 --clock-seq 12abc --mac 44:88:99:36:57:32
+expect 1 'invalid MAC address' "$CLI" v1 --time 2020-01-01 --clock-seq 1 --mac 44:88:99:36:57
+expect 1 'invalid MAC address' "$CLI" v1 --time 2020-01-01 --clock-seq 1 --mac 44:88-99:36:57:32
+expect 2 'needs --time, --clock-seq and --mac' "$CLI" v1 --time 2020-01-01
+expect 2 'unknown argument' "$CLI" v1 --time 2020-01-01 --clock-seq 1 --mac 44:88:99:36:57:32 --extra
+expect 1 'not an RFC 4122 version 1 UUID' "$CLI" v1-time 20be0ffc-314a-bd53-7a50-013a65ca76d2
+expect 1 'invalid count' "$CLI" -n -5
+expect 1 'invalid count' "$CLI" -n 10x
+expect 1 'invalid node id' "$CLI" --node-id 268435456
+expect 2 'unknown argument' "$CLI" --bogus
+expect 0 'Usage:' "$CLI" --help
+
+# New ids: version b, the given node, this process's clock.
+before=$(date +%s%3N)
+id=$("$CLI" --node-id 223574608)
+after=$(date +%s%3N)
+decoded=$("$CLI" decode "$id")
+grep -q '__:__:_d:53:7a:50' <<<"$decoded" || fail "node id not in $decoded"
+ms=$(sed -n 's/^timestamp   : \([0-9,]*\) .*/\1/p' <<<"$decoded" | tr -d ,)
+[ "$ms" -ge "$before" ] && [ "$ms" -le "$after" ] || fail "timestamp $ms not in [$before, $after]"
+
+# Sequential ids from one process count up by one.
+mapfile -t seq < <("$CLI" -n 5 --sequential)
+for i in 1 2 3 4; do
+  a=$((16#${seq[$((i - 1))]:0:8})); b=$((16#${seq[$i]:0:8}))
+  [ $(((b - a + 4294967296) % 4294967296)) = 1 ] || fail "sequential ids ${seq[*]}"
+done
+
+# 1M ids from one process are unique (in each mode).
+for mode in "" --sequential; do
+  n=$("$CLI" -n 1000000 $mode | sort -u | wc -l)
+  [ "$n" = 1000000 ] || fail "1M ids ($mode) gave $n unique"
+  echo "1,000,000 ids ${mode:-(variable)}: $n unique"
+done
+
+# Agreement with the SQL functions on the same inputs.
+agree() {
+  set -euo pipefail
+  psql -X -q -At -c "CREATE EXTENSION locality_uuid"
+  local bad=0 t cs mac sql cli
+  while IFS='|' read -r t cs mac; do
+    sql=$(psql -X -At -c "SELECT form_uuid_v1('$t', $cs, '$mac')")
+    cli=$("$CLI" v1 --time "$t" --clock-seq "$cs" --mac "$mac")
+    [ "$sql" = "$cli" ] || { echo "v1 $t $cs $mac: sql $sql cli $cli"; bad=1; }
+    sql=$(psql -X -At -c "SELECT to_char(uuid_v1_timestamp('$cli') AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')")
+    cli=$("$CLI" v1-time "$cli")
+    [ "$sql" = "$cli" ] || { echo "v1-time: sql $sql cli $cli"; bad=1; }
+  done <<'CASES'
+2016-11-08T12:38:20.617218Z|666|44:88:99:36:57:32
+1582-10-15T00:00:00Z|0|00:00:00:00:00:00
+1970-01-01T00:00:00+01:00|16383|ff:ff:ff:ff:ff:ff
+2038-01-19T03:14:08.000001Z|1|01-02-03-04-05-06
+2024-02-29 23:59:59.999999-08:00|8191|0a:0b:0c:0d:0e:0f
+5236-03-31T21:21:00.684697Z|42|448899365732
+CASES
+  # decode agrees with the extractors for ids made by the server
+  local id
+  id=$(psql -X -At -c "SELECT locality_uuid()")
+  sql=$(psql -X -At -F ' ' -c "SELECT to_char(locality_uuid_counter('$id'), 'FM9,999,999,999'), to_char(locality_uuid_pid('$id'), 'FM99,999'), (extract(epoch FROM locality_uuid_timestamp('$id')) * 1000)::bigint")
+  cli=$("$CLI" decode "$id" | awk -F' : ' '/counter|process id/ {printf "%s ", $2} /timestamp/ {split($2, a, " "); gsub(",", "", a[1]); print a[1]}')
+  [ "$sql" = "$cli" ] || { echo "decode: sql '$sql' cli '$cli'"; bad=1; }
+  [ $bad = 0 ] && echo "CLI and SQL agree on v1, v1-time and decode"
+  return $bad
+}
+export -f agree
+export CLI
+with_cluster -- bash -c agree || fail "CLI and SQL disagree"
+
+[ $failures = 0 ] || { echo "$failures CLI check(s) failed"; exit 1; }
+echo "CLI checks passed"

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# libFuzzer over the core's parsers and decoders, for a bounded time each
+# (FUZZ_SECONDS, default 60), seeded from test/fuzz/corpus (left unchanged).
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
+seconds=${FUZZ_SECONDS:-60}
+build="$ROOT/build-fuzz"
+CXX=clang++-14 cmake -S "$ROOT" -B "$build" -DLOCALITY_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j"$(nproc)" >/dev/null
+for target in text layout; do
+  scratch=$(mktemp -d)
+  "$build/test/fuzz/fuzz_$target" -max_total_time="$seconds" -print_final_stats=1 \
+    -artifact_prefix="$scratch/" "$scratch" "$ROOT/test/fuzz/corpus/$target" 2>&1 | tail -n 12
+  rm -rf "$scratch"
+  echo "fuzz_$target: ${seconds}s without a finding"
+done
