@@ -14,15 +14,21 @@ ISOLATION_OPTS = --inputdir=test/isolation --outputdir=test/isolation
 
 PG_CPPFLAGS = -I$(srcdir)/src/core
 # No exceptions or RTTI anywhere in the module: see src/pg/pg_boundary.hpp.
+# -fvisibility=hidden: see src/pg/pg_boundary.hpp.
 # -Wno-register: PostgreSQL's port/atomics/arch-x86.h uses 'register', which
 # C++17 removed (clang makes it an error).
-LOCALITY_CXXFLAGS = -std=c++17 -fno-exceptions -fno-rtti -Wno-register
+LOCALITY_CXXFLAGS = -std=c++17 -fno-exceptions -fno-rtti -Wno-register -fvisibility=hidden
 PG_CXXFLAGS = $(LOCALITY_CXXFLAGS)
 SHLIB_LINK = -lcrypto -lstdc++
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# PGXS tracks no header dependencies; every object depends on every header
+# (a small tree, so a header change rebuilds the module).
+HEADERS = $(wildcard src/core/*.hpp src/pg/*.hpp)
+$(OBJS) $(OBJS:.o=.bc): $(HEADERS)
 
 # Debian's PGXS also compiles every object to LLVM bitcode with clang, whose
 # default dialect is C++14.

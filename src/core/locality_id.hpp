@@ -28,17 +28,34 @@ struct LocalityFields {
 // Reverses the eight hex digits of a 32-bit value: 0xcff0eb02 <-> 0x20be0ffc.
 // Variable mode stores the counter this way so its fastest-changing digit
 // comes first in the text form.
+// Reversing the bytes and then the two nibbles of each byte reverses all
+// eight nibbles.
 constexpr std::uint32_t nibble_reverse(std::uint32_t v) noexcept {
-    std::uint32_t r = 0;
-    for (int i = 0; i < 8; ++i) {
-        r = (r << 4) | (v & 0xF);
-        v >>= 4;
-    }
-    return r;
+    v = __builtin_bswap32(v);
+    return ((v & 0x0F0F0F0Fu) << 4) | ((v >> 4) & 0x0F0F0F0Fu);
 }
 
-Uuid16 encode_locality(const LocalityFields &f) noexcept;
-LocalityFields decode_locality(const Uuid16 &u) noexcept;
+// Inline: encoding is on the generation hot path.
+inline Uuid16 encode_locality(const LocalityFields &f) noexcept {
+    const std::uint32_t node = f.node & kNodeMask;
+    Uuid16 u;
+    store_be64(u, 0, (static_cast<std::uint64_t>(f.counter_written) << 32) |
+                         (static_cast<std::uint64_t>(f.pid) << 16) | (kLocalityVersion << 12) |
+                         (node >> 16));
+    store_be64(u, 8, (static_cast<std::uint64_t>(node & 0xFFFF) << 48) | (f.millis & kMaxMillis));
+    return u;
+}
+
+inline LocalityFields decode_locality(const Uuid16 &u) noexcept {
+    const std::uint64_t hi = load_be64(u, 0);
+    const std::uint64_t lo = load_be64(u, 8);
+    LocalityFields f;
+    f.counter_written = static_cast<std::uint32_t>(hi >> 32);
+    f.pid = static_cast<std::uint16_t>(hi >> 16);
+    f.node = (static_cast<std::uint32_t>(hi & 0x0FFF) << 16) | static_cast<std::uint32_t>(lo >> 48);
+    f.millis = lo & kMaxMillis;
+    return f;
+}
 
 inline bool is_locality(const Uuid16 &u) noexcept {
     return version_nibble(u) == kLocalityVersion;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 namespace locality {
 
@@ -24,6 +25,19 @@ inline void put_be(Uuid16 &u, int offset, int width, std::uint64_t value) noexce
         u.bytes[offset + i] = static_cast<std::uint8_t>(value & 0xFF);
         value >>= 8;
     }
+}
+
+// The two big-endian 64-bit halves of an id: one byte swap and one store
+// each, instead of sixteen byte stores (generation is on the hot path).
+inline std::uint64_t load_be64(const Uuid16 &u, int offset) noexcept {
+    std::uint64_t v;
+    std::memcpy(&v, u.bytes + offset, 8);
+    return __builtin_bswap64(v);
+}
+
+inline void store_be64(Uuid16 &u, int offset, std::uint64_t value) noexcept {
+    value = __builtin_bswap64(value);
+    std::memcpy(u.bytes + offset, &value, 8);
 }
 
 // The version nibble every UUID layout keeps in the high half of byte 6.

@@ -8,7 +8,7 @@
 extern "C" {
 PG_MODULE_MAGIC;
 
-void _PG_init(void);
+PGDLLEXPORT void _PG_init(void);
 }
 
 void _PG_init(void) {

@@ -12,6 +12,14 @@
 // This header is the single place PostgreSQL headers enter C++.
 #pragma once
 
+// The module is compiled with -fvisibility=hidden: only what PostgreSQL
+// looks up (SQL functions, the magic block, _PG_init) is exported, and calls
+// inside the module are direct, not through the PLT. PostgreSQL 16+ defines
+// PGDLLEXPORT this way itself; 15 leaves it empty unless it is predefined.
+#ifndef PGDLLEXPORT
+#define PGDLLEXPORT __attribute__((visibility("default")))
+#endif
+
 extern "C" {
 #include "postgres.h"
 
@@ -38,7 +46,7 @@ extern "C" {
     extern "C" {                    \
     PG_FUNCTION_INFO_V1(name);      \
     }                               \
-    extern "C" Datum name(PG_FUNCTION_ARGS)
+    extern "C" PGDLLEXPORT Datum name(PG_FUNCTION_ARGS)
 
 namespace locality_pg {
 
