@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# The locality story on a real sharded PostgreSQL: 1 coordinator + 4 shard
+# servers on loopback, each with the extension preloaded and its own
+# locality_uuid.node_id. The coordinator's table is range-partitioned on
+# `id uuid` by first hex digit (0-3, 4-7, 8-b, c-f); each partition is a
+# postgres_fdw foreign table on one shard.
+#
+# Workloads: (a) inserts through the coordinator with DEFAULT locality_uuid()
+# in variable mode, then in sequential mode; (b) every shard generating ids
+# itself and inserting through the coordinator, concurrently.
+# Checks: variable spreads within +-10% of even; >= 95% of a sequential
+# window's rows land on one shard; no id twice in the cluster; every id
+# carries the node id of the server that made it.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
+ROWS=${SHARDING_ROWS:-120000}          # per workload (a); (b) is 4 x ROWS/4
+BIN=$(pg_config --bindir)
+WORK=$(mktemp -d /tmp/locality-sharding.XXXXXX)
+NODES=(coordinator shard1 shard2 shard3 shard4)
+declare -A PORT NODE_ID
+failures=0
+
+as_postgres() { runuser -u postgres -- "$@"; }
+cleanup() {
+  for n in "${NODES[@]}"; do
+    [ -f "$WORK/$n/postmaster.pid" ] && as_postgres "$BIN/pg_ctl" -D "$WORK/$n" -m immediate stop >/dev/null 2>&1 || true
+  done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+q() { local n=$1; shift; psql -X -q -At -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "${PORT[$n]}" -U postgres -d postgres "$@"; }
+check() { if eval "$2"; then echo "ok:   $1"; else echo "FAIL: $1"; failures=$((failures + 1)); fi; }
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# --- start the five servers ------------------------------------------------
+chown postgres "$WORK"
+i=0
+for n in "${NODES[@]}"; do
+  PORT[$n]=$(free_port); NODE_ID[$n]=$((1000 + i)); i=$((i + 1))
+  as_postgres "$BIN/initdb" -D "$WORK/$n" -U postgres --auth=trust -E UTF8 >/dev/null
+  cat >>"$WORK/$n/postgresql.conf" <<CONF
+port = ${PORT[$n]}
+listen_addresses = '127.0.0.1'
+unix_socket_directories = '$WORK'
+shared_preload_libraries = 'locality_uuid'
+locality_uuid.node_id = ${NODE_ID[$n]}
+max_connections = 40
+fsync = off
+CONF
+  as_postgres "$BIN/pg_ctl" -D "$WORK/$n" -l "$WORK/$n.log" -w start >/dev/null
+  q "$n" -c "CREATE EXTENSION locality_uuid"
+done
+echo "started: $(for n in "${NODES[@]}"; do printf '%s (port %s, node_id %s)  ' "$n" "${PORT[$n]}" "${NODE_ID[$n]}"; done)"
+
+# --- schema ------------------------------------------------------------------
+q coordinator -c "CREATE EXTENSION postgres_fdw"
+q coordinator -c "CREATE TABLE items (id uuid NOT NULL DEFAULT locality_uuid(), origin text, payload text) PARTITION BY RANGE (id)"
+bounds=("'00000000-0000-0000-0000-000000000000'" "'40000000-0000-0000-0000-000000000000'"
+        "'80000000-0000-0000-0000-000000000000'" "'c0000000-0000-0000-0000-000000000000'" "MAXVALUE")
+for s in 1 2 3 4; do
+  q "shard$s" -c "CREATE TABLE items (id uuid PRIMARY KEY, origin text, payload text)"
+  q coordinator -c "CREATE SERVER shard$s FOREIGN DATA WRAPPER postgres_fdw
+                      OPTIONS (host '127.0.0.1', port '${PORT[shard$s]}', dbname 'postgres', batch_size '1000')" \
+                -c "CREATE USER MAPPING FOR postgres SERVER shard$s OPTIONS (user 'postgres')" \
+                -c "CREATE FOREIGN TABLE items_shard$s PARTITION OF items
+                      FOR VALUES FROM (${bounds[$((s - 1))]}) TO (${bounds[$s]})
+                      SERVER shard$s OPTIONS (table_name 'items')"
+  # Each shard can insert through the coordinator.
+  q "shard$s" -c "CREATE EXTENSION postgres_fdw" \
+              -c "CREATE SERVER coordinator FOREIGN DATA WRAPPER postgres_fdw
+                    OPTIONS (host '127.0.0.1', port '${PORT[coordinator]}', dbname 'postgres', batch_size '1000')" \
+              -c "CREATE USER MAPPING FOR postgres SERVER coordinator OPTIONS (user 'postgres')" \
+              -c "CREATE FOREIGN TABLE cluster_items (id uuid, origin text, payload text)
+                    SERVER coordinator OPTIONS (table_name 'items')"
+done
+
+per_shard() {  # rows per shard for one origin pattern, as "n1 n2 n3 n4"
+  q coordinator -F ' ' -c "SELECT $(for s in 1 2 3 4; do printf "count(*) FILTER (WHERE tableoid = 'items_shard$s'::regclass)%s" "$([ $s = 4 ] || echo ,)"; done)
+                           FROM items WHERE origin LIKE '$1'"
+}
+table_row() { printf '| %-44s | %7s | %7s | %7s | %7s | %8s |\n' "$@"; }
+echo
+table_row workload "shard1" "shard2" "shard3" "shard4" "total"
+echo "|----------------------------------------------|---------|---------|---------|---------|----------|"
+
+# --- (a) through the coordinator ----------------------------------------------
+for mode in variable sequential; do
+  seq=$([ $mode = sequential ] && echo on || echo off)
+  q coordinator -c "SET locality_uuid.sequential = $seq" \
+                -c "INSERT INTO items (origin, payload) SELECT 'coordinator $mode', 'x' FROM generate_series(1, $ROWS)"
+  read -r a b c d < <(per_shard "coordinator $mode")
+  table_row "(a) coordinator, $mode mode" "$a" "$b" "$c" "$d" $((a + b + c + d))
+  eval "a_$mode=\"$a $b $c $d\""
+done
+
+# --- (b) every shard generates, inserting through the coordinator concurrently --
+for s in 1 2 3 4; do
+  q "shard$s" -c "INSERT INTO cluster_items SELECT locality_uuid(), 'shard$s variable', 'y' FROM generate_series(1, $((ROWS / 4)))" &
+done
+wait
+read -r a b c d < <(per_shard "shard% variable")
+table_row "(b) 4 shards concurrently, variable mode" "$a" "$b" "$c" "$d" $((a + b + c + d))
+b_variable="$a $b $c $d"
+for s in 1 2 3 4; do
+  q "shard$s" -c "SET locality_uuid.sequential = on" \
+              -c "INSERT INTO cluster_items SELECT locality_uuid(), 'shard$s sequential', 'y' FROM generate_series(1, $((ROWS / 4)))" &
+done
+wait
+read -r a b c d < <(per_shard "shard% sequential")
+table_row "(b) 4 shards concurrently, sequential mode" "$a" "$b" "$c" "$d" $((a + b + c + d))
+echo
+
+# --- checks --------------------------------------------------------------------
+even_within() {  # "n1 n2 n3 n4" within +-10% of their mean
+  python3 -c "import sys; v=[int(x) for x in sys.argv[1].split()]; m=sum(v)/4; sys.exit(0 if sum(v) >= 100000 and all(abs(x-m) <= 0.1*m for x in v) else 1)" "$1"
+}
+check "variable mode through the coordinator spreads within 10% of even ($a_variable)" 'even_within "$a_variable"'
+check "variable mode from 4 shards spreads within 10% of even ($b_variable)" 'even_within "$b_variable"'
+# Sequential: per 10-minute window, the share of the busiest shard.
+worst=$(q coordinator -c "
+  SELECT min(share) FROM (
+    SELECT w, max(n)::numeric / sum(n) AS share
+    FROM (SELECT floor(extract(epoch FROM locality_uuid_timestamp(id)) / 600) AS w, tableoid, count(*) AS n
+          FROM items WHERE origin = 'coordinator sequential' GROUP BY 1, 2) s
+    GROUP BY w) t")
+check "sequential mode puts >= 95% of each window's rows on one shard (worst window: $worst)" \
+  "python3 -c 'import sys; sys.exit(0 if $worst >= 0.95 else 1)'"
+read -r total distinct < <(q coordinator -F ' ' -c "SELECT count(*), count(DISTINCT id) FROM items")
+check "no id twice in the cluster ($total rows, $distinct distinct, checked through the coordinator)" '[ "$total" = "$distinct" ] && [ "$total" = $((ROWS * 4)) ]'
+misattributed=$(q coordinator -c "
+  SELECT count(*) FROM items
+  WHERE locality_uuid_node(id) <> CASE split_part(origin, ' ', 1)
+        WHEN 'coordinator' THEN ${NODE_ID[coordinator]} WHEN 'shard1' THEN ${NODE_ID[shard1]}
+        WHEN 'shard2' THEN ${NODE_ID[shard2]} WHEN 'shard3' THEN ${NODE_ID[shard3]}
+        WHEN 'shard4' THEN ${NODE_ID[shard4]} END")
+check "every id decodes to the node id of the server that made it ($misattributed wrong)" '[ "$misattributed" = 0 ]'
+routed=$(q coordinator -c "
+  SELECT count(*) FROM items
+  WHERE (tableoid = 'items_shard1'::regclass) <> (left(id::text, 1) IN ('0','1','2','3'))
+     OR (tableoid = 'items_shard4'::regclass) <> (left(id::text, 1) IN ('c','d','e','f'))")
+check "every row sits on the shard its first hex digit names ($routed misplaced)" '[ "$routed" = 0 ]'
+
+[ $failures = 0 ] || { echo "$failures sharding check(s) failed"; exit 1; }
+echo "sharding checks passed"
