@@ -27,7 +27,7 @@ run() {
     done
   done
 }
-export -f run
+export -f run machine_line
 export SECONDS_PER_RUN
 with_cluster -o jit=off -- bash -c machine_line
 echo "$(nproc) cores; ${SECONDS_PER_RUN}s per run; scaling: ids/s over the 1-client figure of the same row group"
