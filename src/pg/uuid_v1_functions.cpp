@@ -57,30 +57,28 @@ bool v1_arg(FunctionCallInfo fcinfo, locality::Uuid16 *u) {
     return locality::is_rfc_v1(*u);
 }
 
-}  // namespace
+// Both forming functions take (ts, a number, mac) and differ only in what
+// the number means (core form_v1 / form_v1_nth).
+using FormV1 = locality::V1Status (*)(std::int64_t, std::int64_t, const std::uint8_t *, locality::Uuid16 *);
 
-// form_uuid_v1(ts timestamptz, clock_seq integer, mac macaddr)
-LOCALITY_SQL_FUNCTION(form_uuid_v1) {
+Datum form_from_args(FunctionCallInfo fcinfo, FormV1 form, int64 number) {
     const int64 unix_micros = v1_unix_micros_arg(fcinfo);
-    const int32 clock_seq = PG_GETARG_INT32(1);
     std::uint8_t node[6];
     mac_bytes(PG_GETARG_MACADDR_P(2), node);
     locality::Uuid16 u;
-    const locality::V1Status s = locality::form_v1(unix_micros, clock_seq, node, &u);
-    if (s != locality::V1Status::ok) report_v1_failure(s, clock_seq);
+    const locality::V1Status s = form(unix_micros, number, node, &u);
+    if (s != locality::V1Status::ok) report_v1_failure(s, number);
     return locality_pg::uuid_datum(u);
 }
 
+}  // namespace
+
+// form_uuid_v1(ts timestamptz, clock_seq integer, mac macaddr)
+LOCALITY_SQL_FUNCTION(form_uuid_v1) { return form_from_args(fcinfo, locality::form_v1, PG_GETARG_INT32(1)); }
+
 // form_uuid_v1_nth(ts timestamptz, ordinal bigint, mac macaddr)
 LOCALITY_SQL_FUNCTION(form_uuid_v1_nth) {
-    const int64 unix_micros = v1_unix_micros_arg(fcinfo);
-    const int64 ordinal = PG_GETARG_INT64(1);
-    std::uint8_t node[6];
-    mac_bytes(PG_GETARG_MACADDR_P(2), node);
-    locality::Uuid16 u;
-    const locality::V1Status s = locality::form_v1_nth(unix_micros, ordinal, node, &u);
-    if (s != locality::V1Status::ok) report_v1_failure(s, ordinal);
-    return locality_pg::uuid_datum(u);
+    return form_from_args(fcinfo, locality::form_v1_nth, PG_GETARG_INT64(1));
 }
 
 LOCALITY_SQL_FUNCTION(uuid_v1_timestamp) {

@@ -12,13 +12,19 @@ check_shared() {
   [ "$(q -c 'SELECT locality_uuid_counter_scope()')" = server ] || fail "scope is not server"
   echo "preloaded: counter scope is 'server'"
 
-  # One sequential run per server: two sessions' ids interleave into one
-  # contiguous sequence of counters.
+  # Four sessions insert 500 ids each, concurrently, in the given mode.
   q -c "CREATE TABLE runs (id uuid PRIMARY KEY)"
-  for i in 1 2 3 4; do
-    q -c "INSERT INTO runs SELECT locality_uuid(true) FROM generate_series(1, 500)" &
-  done
-  wait
+  insert_concurrently() {
+    q -c "TRUNCATE runs"
+    for i in 1 2 3 4; do
+      q -c "INSERT INTO runs SELECT locality_uuid($1) FROM generate_series(1, 500)" &
+    done
+    wait
+  }
+
+  # One sequential run per server: the sessions' ids interleave into one
+  # contiguous sequence of counters.
+  insert_concurrently true
   read -r n span < <(q -F ' ' -c "
     SELECT count(*), max(locality_uuid_counter(id, true)) - min(locality_uuid_counter(id, true)) + 1
     FROM runs")
@@ -26,11 +32,7 @@ check_shared() {
   [ "$n" = 2000 ] && [ "$span" = 2000 ] || fail "sequential run is not contiguous across sessions"
 
   # Variable mode: the counters of all sessions are one arithmetic sequence.
-  q -c "TRUNCATE runs"
-  for i in 1 2 3 4; do
-    q -c "INSERT INTO runs SELECT locality_uuid(false) FROM generate_series(1, 500)" &
-  done
-  wait
+  insert_concurrently false
   # Dividing by the prime (multiplying by its inverse mod 2^32) turns each
   # counter into its position in the server's sequence: 2000 ids must be
   # 2000 consecutive positions.

@@ -2,32 +2,13 @@
 -- clear errors.
 
 -- The seed functions users know (PL/pgSQL and SQL), under other names, to
--- compare against.
-CREATE FUNCTION pg_temp.seed_form_uuid_v1(ts TIMESTAMPTZ, clock_seq INTEGER, mac MACADDR)
-RETURNS UUID AS $$
-DECLARE
-  t BIT(60) := (extract(EPOCH FROM ts) * 10000000 + 122192928000000000) :: BIGINT :: BIT(60);
-  uuid_hi BIT(64) := substring(t FROM 29 FOR 32) || substring(t FROM 13 FOR 16) || b'0001' ||
-                     substring(t FROM 1 FOR 12);
-BEGIN
-  RETURN lpad(to_hex(uuid_hi :: BIGINT) :: TEXT, 16, '0') ||
-         (to_hex((b'10' || clock_seq :: BIT(14)) :: BIT(16) :: INTEGER)) :: TEXT ||
-         replace(mac :: TEXT, ':', '');
-END
-$$ LANGUAGE plpgsql;
-
-CREATE FUNCTION pg_temp.seed_uuid_v1_timestamp(_uuid UUID)
-RETURNS TIMESTAMP WITH TIME ZONE AS $$
-SELECT to_timestamp(
-  (('x' || lpad(h, 16, '0')) :: BIT(64) :: BIGINT :: DOUBLE PRECISION - 122192928000000000) / 10000000)
-FROM (SELECT substring(u FROM 16 FOR 3) || substring(u FROM 10 FOR 4) || substring(u FROM 1 FOR 8) AS h
-      FROM (VALUES (_uuid :: TEXT)) s (u)) s;
-$$ LANGUAGE SQL IMMUTABLE;
+-- compare against (pg_regress runs from the repository root).
+\i test/reference/seed_uuid_v1.sql
 
 -- The seed's usage example, and known vectors (also checked against
 -- Python's uuid.UUID(fields=...) by test/v1_python_crosscheck.sh).
 SELECT form_uuid_v1('2016-11-08 12:38:20.617218+00', 666, '44:88:99:36:57:32') AS ours,
-       pg_temp.seed_form_uuid_v1('2016-11-08 12:38:20.617218+00', 666, '44:88:99:36:57:32') AS seed;
+       seed_form_uuid_v1('2016-11-08 12:38:20.617218+00', 666, '44:88:99:36:57:32') AS seed;
 SELECT t AT TIME ZONE 'UTC' AS utc, form_uuid_v1(t, 0, '00:00:00:00:00:00') AS v1
 FROM (VALUES ('1582-10-15 00:00:00+00'::timestamptz), ('1970-01-01 00:00:00+00'),
              ('2000-01-01 00:00:00+00'), ('2038-01-19 03:14:08+00'),
@@ -39,14 +20,14 @@ SELECT form_uuid_v1('2024-02-29 23:59:59.999999+00', 16383, 'ff:ff:ff:ff:ff:ff')
 -- clock_seq, times from 1970 on) ...
 SELECT count(*) AS compared,
        count(*) FILTER (WHERE form_uuid_v1(t, cs, '44:88:99:36:57:32')
-                              <> pg_temp.seed_form_uuid_v1(t, cs, '44:88:99:36:57:32')) AS differ
+                              <> seed_form_uuid_v1(t, cs, '44:88:99:36:57:32')) AS differ
 FROM (SELECT '1970-01-01 00:00:00+00'::timestamptz + g * interval '12345 hours 678.901234 seconds' AS t,
              (g * 7919) % 16384 AS cs
       FROM generate_series(0, 2000) g) s;
 
 -- ... and the seed silently keeps the low 14 bits of clock_seq, where ours
 -- refuses.
-SELECT pg_temp.seed_form_uuid_v1('2020-01-01+00', 16384 + 666, '44:88:99:36:57:32') AS seed_truncates,
+SELECT seed_form_uuid_v1('2020-01-01+00', 16384 + 666, '44:88:99:36:57:32') AS seed_truncates,
        form_uuid_v1('2020-01-01+00', 666, '44:88:99:36:57:32') AS same_as_666;
 SELECT form_uuid_v1('2020-01-01+00', 16384 + 666, '44:88:99:36:57:32');
 
@@ -56,7 +37,7 @@ SELECT uuid_v1_timestamp(u) AT TIME ZONE 'UTC' AS ours,
 FROM (VALUES (form_uuid_v1('2016-11-08 12:38:20.617219+00', 666, '44:88:99:36:57:32'))) v(u);
 SELECT count(*) AS times,
        count(*) FILTER (WHERE uuid_v1_timestamp(form_uuid_v1(t, 0, '44:88:99:36:57:32')) <> t) AS ours_wrong,
-       count(*) FILTER (WHERE pg_temp.seed_uuid_v1_timestamp(form_uuid_v1(t, 0, '44:88:99:36:57:32')) <> t)
+       count(*) FILTER (WHERE seed_uuid_v1_timestamp(form_uuid_v1(t, 0, '44:88:99:36:57:32')) <> t)
            AS seed_wrong
 FROM (SELECT '2016-11-08 12:38:20+00'::timestamptz + g * interval '0.000001 seconds' AS t
       FROM generate_series(0, 9999) g) s;
@@ -106,3 +87,4 @@ SELECT form_uuid_v1('2020-01-01+00', 2147483647, '44:88:99:36:57:32');
 SELECT form_uuid_v1('infinity', 0, '44:88:99:36:57:32');
 SELECT form_uuid_v1('1582-10-14 23:59:59.999999+00', 0, '44:88:99:36:57:32');
 SELECT form_uuid_v1('294276-12-31 23:59:59+00', 0, '44:88:99:36:57:32');
+DROP FUNCTION seed_form_uuid_v1(timestamptz, integer, macaddr), seed_uuid_v1_timestamp(uuid);
