@@ -20,6 +20,7 @@ run() {
   while IFS='|' read -r name sql; do
     [ -n "$name" ] || continue
     case "$name" in \#*) printf '| **%s** | | | |\n' "${name#\# }"; base=""; continue ;; esac
+    sql=${sql//:N/$N}
     ms=$(best_ms "$sql")
     local per=$N; [[ "$sql" == *"FROM bench_"* ]] && per=$ROWS
     ns=$(python3 -c "print(round($ms * 1e6 / $per, 1))")
