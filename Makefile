@@ -7,10 +7,9 @@ MODULE_big = locality_uuid
 DATA = $(wildcard locality_uuid--*.sql)
 OBJS = $(patsubst %.cpp,%.o,$(sort $(wildcard src/core/*.cpp src/pg/*.cpp)))
 
+# pg_regress suites in sql/ + expected/, isolation specs in specs/.
 REGRESS = layout generate modes extract uuid_v1 uuid_v1_backfill bad_input privileges
-REGRESS_OPTS = --inputdir=test/regress --outputdir=test/regress
 ISOLATION = concurrent_generation
-ISOLATION_OPTS = --inputdir=test/isolation --outputdir=test/isolation
 
 PG_CPPFLAGS = -I$(srcdir)/src/core
 # No exceptions or RTTI anywhere in the module: see src/pg/pg_boundary.hpp.

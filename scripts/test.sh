@@ -33,7 +33,7 @@ unit_tests() {
 regression() {
   local rc=0
   with_cluster "$@" -- make -C "$ROOT" installcheck || rc=$?
-  [ $rc -eq 0 ] || cat "$ROOT"/test/regress/regression.diffs "$ROOT"/test/isolation/regression.diffs 2>/dev/null | head -200
+  [ $rc -eq 0 ] || cat "$ROOT"/regression.diffs "$ROOT"/output_iso/regression.diffs 2>/dev/null | head -200
   return $rc
 }
 
