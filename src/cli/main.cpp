@@ -88,7 +88,7 @@ int generate(int argc, char **argv) {
         } else if (arg == "-n" || arg == "--node-id") {
             if (i + 1 >= argc) return usage_error(arg + " needs a value");
             const bool is_count = arg == "-n";
-            if (!parse_number(argv[++i], is_count ? 0 : 0, is_count ? 1000000000LL : kNodeMask,
+            if (!parse_number(argv[++i], 0, is_count ? 1000000000LL : kNodeMask,
                               is_count ? &count : &node_id))
                 return data_error(std::string("invalid ") + (is_count ? "count" : "node id") + " '" +
                                   argv[i] + "' (" +

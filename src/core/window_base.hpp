@@ -26,21 +26,25 @@ int window_key(std::uint32_t window, char out[24]) noexcept;
 // Computes the window's base counter; false only if the MD5 provider failed.
 bool window_base(std::uint32_t window, std::uint32_t *base) noexcept;
 
-// Remembers the last window's base so MD5 runs once per window per process.
+// Remembers window bases so MD5 runs about once per window per process:
+// 64 slots indexed by window number, so a backfill whose rows come in any
+// order over up to 64 windows (10 hours and 40 minutes) still hits.
 struct WindowBaseCache {
-    std::uint32_t window = 0;
-    std::uint32_t base = 0;
-    bool valid = false;
+    static constexpr std::uint32_t kSlots = 64;
+    std::uint32_t window[kSlots] = {};
+    std::uint32_t base[kSlots] = {};
+    bool valid[kSlots] = {};
 
     bool get(std::uint32_t w, std::uint32_t *out) noexcept {
-        if (!valid || window != w) {
+        const std::uint32_t slot = w % kSlots;
+        if (!valid[slot] || window[slot] != w) {
             std::uint32_t b;
             if (!window_base(w, &b)) return false;
-            window = w;
-            base = b;
-            valid = true;
+            window[slot] = w;
+            base[slot] = b;
+            valid[slot] = true;
         }
-        *out = base;
+        *out = base[slot];
         return true;
     }
 };

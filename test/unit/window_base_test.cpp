@@ -52,6 +52,17 @@ TEST(WindowBase, EveryMinuteOfAWindowSharesTheBase) {
     EXPECT_NE(base_of(w), base_of(w + 1));
 }
 
+TEST(WindowBaseCache, KeepsManyWindowsAndEvictsBySlot) {
+    WindowBaseCache cache;
+    const std::uint32_t w0 = window_at(2020, 1, 1, 0, 0);
+    std::uint32_t b;
+    for (std::uint32_t i = 0; i < 200; ++i) {  // alternating windows, then slot collisions
+        const std::uint32_t w = w0 + (i * 7) % 100;
+        ASSERT_TRUE(cache.get(w, &b));
+        ASSERT_EQ(b, base_of(w)) << w;
+    }
+}
+
 TEST(WindowBaseCache, ComputesOncePerWindow) {
     WindowBaseCache cache;
     std::uint32_t a, b;
