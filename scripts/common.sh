@@ -37,9 +37,10 @@ build_and_install_extension() {
 
 # Runs a command against a throw-away PostgreSQL cluster (in a temp dir,
 # removed afterwards); extra pg_virtualenv options come first, then --.
+# A hung command is stopped after CLUSTER_TIMEOUT seconds (default 1200).
 with_cluster() {
   local opts=()
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do opts+=("$1"); shift; done
   shift
-  pg_virtualenv -t "${opts[@]}" "$@"
+  timeout --kill-after=30 "${CLUSTER_TIMEOUT:-1200}" pg_virtualenv -t "${opts[@]}" "$@"
 }

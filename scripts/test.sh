@@ -43,7 +43,7 @@ build_and_install_extension
 suite regress-per-backend regression
 suite regress-preloaded regression -o shared_preload_libraries=locality_uuid
 for t in "$ROOT"/test/integration/*.sh; do
-  suite "$(basename "$t" .sh)" bash "$t"
+  suite "$(basename "$t" .sh)" timeout --kill-after=30 1800 bash "$t"
 done
 
 echo
