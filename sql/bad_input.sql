@@ -24,6 +24,7 @@ SELECT call, pg_temp.outcome(call) AS outcome FROM (VALUES
   ($$SELECT locality_uuid('1960-01-01+00'::timestamptz, false)$$),
   ($$SELECT locality_uuid('294276-12-31 23:59:59+00'::timestamptz, true)$$),
   ($$SELECT locality_uuid('4713-01-01 00:00:00+00 BC'::timestamptz, true)$$),
+  ($$SELECT 1 FROM (SELECT locality_uuid('294276-12-31 23:59:59.999999+00'::timestamptz)) s$$),
   ($$SELECT locality_uuid_timestamp(locality_uuid('10889-08-02 05:31:50.655999+00'::timestamptz)) AT TIME ZONE 'UTC'$$),
   ($$SELECT locality_uuid_timestamp(locality_uuid('1970-01-01 00:00:00+00'::timestamptz, true)) AT TIME ZONE 'UTC'$$),
   ($$SELECT locality_uuid(NULL::timestamptz)$$),

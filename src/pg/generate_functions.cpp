@@ -3,6 +3,7 @@
 // seeded counters.
 #include "pg_boundary.hpp"
 
+#include "civil_time.hpp"
 #include "counter_state.hpp"
 #include "settings.hpp"
 #include "wall_clock.hpp"
@@ -19,13 +20,13 @@ Datum clock_id(locality::Mode mode) {
 }
 
 Datum id_at(TimestampTz ts, locality::Mode mode) {
-    int64 unix_micros;
-    if (!locality_pg::unix_micros_of(ts, &unix_micros))
+    if (TIMESTAMP_NOT_FINITE(ts))
         ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
                         errmsg("timestamp out of range for a Locality UUID"),
                         errdetail("Infinite timestamps cannot be stored in an id.")));
-    // Floor to whole milliseconds (the field's resolution).
-    const int64 millis = unix_micros / 1000 - (unix_micros % 1000 < 0 ? 1 : 0);
+    // Floor to whole milliseconds (the field's resolution) before moving to
+    // the Unix epoch, which cannot overflow; the 48-bit range check follows.
+    const int64 millis = locality::floor_div(ts, 1000) + locality_pg::kUnixToPgEpochMicros / 1000;
     return locality_pg::uuid_datum(locality_pg::make_locality_id(true, mode, millis));
 }
 
