@@ -7,18 +7,39 @@ MODULE_big = locality_uuid
 DATA = $(wildcard locality_uuid--*.sql)
 OBJS = $(patsubst %.cpp,%.o,$(sort $(wildcard src/core/*.cpp src/pg/*.cpp)))
 
-# pg_regress suites in sql/ + expected/, isolation specs in specs/.
-REGRESS = layout generate modes extract uuid_v1 uuid_v1_backfill bad_input privileges
-ISOLATION = concurrent_generation
+# The extension's version, for the module's magic block (shown by
+# pg_get_loaded_modules() on PostgreSQL 18+).
+EXTVERSION = $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(srcdir)/locality_uuid.control)
 
-PG_CPPFLAGS = -I$(srcdir)/src/core
+# pg_regress suites in sql/ + expected/, isolation specs in specs/. Each
+# suite's database gets the extension from pg_regress itself, so any one
+# suite runs alone: make installcheck REGRESS=modes
+REGRESS = layout generate modes extract uuid_v1 uuid_v1_seed uuid_v1_backfill bad_input \
+          reserved_prefix privileges core_uuid_functions
+REGRESS_OPTS = --load-extension=locality_uuid
+ISOLATION = concurrent_generation
+ISOLATION_OPTS = --load-extension=locality_uuid
+
+# PostgreSQL's headers are included as system headers (-isystem wins over
+# PGXS's -I for the same directory), so the warning flags below judge only
+# this project's code.
+PG_CPPFLAGS = -I$(srcdir)/src/core -isystem $(includedir_server) -isystem $(includedir_internal) \
+              -DLOCALITY_UUID_VERSION='"$(EXTVERSION)"'
 # No exceptions or RTTI anywhere in the module: see src/pg/pg_boundary.hpp.
 # -fvisibility=hidden: see src/pg/pg_boundary.hpp.
 # -Wno-register: PostgreSQL's port/atomics/arch-x86.h uses 'register', which
 # C++17 removed (clang makes it an error).
-LOCALITY_CXXFLAGS = -std=c++17 -fno-exceptions -fno-rtti -Wno-register -fvisibility=hidden
+# WERROR=-Werror (set by scripts/test.sh) turns every warning into an error.
+WERROR ?=
+LOCALITY_CXXFLAGS = -std=c++17 -fno-exceptions -fno-rtti -Wno-register -fvisibility=hidden \
+                    -Wall -Wextra $(WERROR)
 PG_CXXFLAGS = $(LOCALITY_CXXFLAGS)
 SHLIB_LINK = -lcrypto -lstdc++
+
+# The command-line tool (below); set before PGXS, whose clean rule tests
+# EXTRA_CLEAN when it is read.
+CLI = locality-uuid
+EXTRA_CLEAN = $(CLI)
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -35,15 +56,13 @@ override BITCODE_CXXFLAGS += $(LOCALITY_CXXFLAGS)
 
 # The locality-uuid command-line tool: same core, no PostgreSQL at run time,
 # built by `make` and installed by `make install` into $(PREFIX)/bin.
-CLI = locality-uuid
 CLI_SOURCES = src/cli/main.cpp $(sort $(wildcard src/core/*.cpp))
 PREFIX ?= /usr/local
-EXTRA_CLEAN = $(CLI)
 
 all: $(CLI)
 
 $(CLI): $(CLI_SOURCES) $(wildcard src/core/*.hpp)
-	$(CXX) -std=c++17 -O2 -Wall -I$(srcdir)/src/core -o $@ $(CLI_SOURCES) -lcrypto
+	$(CXX) -std=c++17 -O2 -Wall -Wextra $(WERROR) -I$(srcdir)/src/core -o $@ $(CLI_SOURCES) -lcrypto
 
 install: install-cli
 

@@ -1,14 +1,10 @@
 # Shared by the two README commands (scripts/try.sh, scripts/test.sh) and the
-# test scripts: where things are, installing what is missing, building.
+# test scripts: where things are, which PostgreSQL major this machine (or
+# chroot) tests, installing what is missing, building.
 # Source it; it does not run anything by itself.
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export ROOT
-
-# Everything the build, the tests and the benchmarks use, from Debian.
-BUILD_PACKAGES=(postgresql-15 postgresql-server-dev-15 postgresql-client-15 postgresql-common
-                make g++ clang-14 llvm-14 libssl-dev pkg-config)
-TEST_PACKAGES=(cmake libgtest-dev python3 libclang-rt-14-dev)
 
 log() { printf '\n==> %s\n' "$*" >&2; }
 
@@ -28,19 +24,75 @@ ensure_packages() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# Builds the extension and the CLI with PGXS and installs both.
-build_and_install_extension() {
-  log "building and installing the extension"
-  make -C "$ROOT" -s -j"$(nproc)" >/dev/null
-  make -C "$ROOT" -s install >/dev/null
+# The PostgreSQL major this machine tests: PG_MAJOR if set, else the newest
+# installed server, else the one this Debian suite's 'postgresql'
+# metapackage depends on (bookworm: 15, bullseye: 13, trixie: 17, ...).
+detect_pg_major() {
+  if [ -n "${PG_MAJOR:-}" ]; then echo "$PG_MAJOR"; return; fi
+  local installed
+  installed=$(ls /usr/lib/postgresql/*/bin/postgres 2>/dev/null | sed 's|/usr/lib/postgresql/\([0-9]*\)/.*|\1|' | sort -n | tail -1)
+  if [ -n "$installed" ]; then echo "$installed"; return; fi
+  local dep
+  dep=$(apt-cache depends postgresql 2>/dev/null | sed -n 's/.*Depends: postgresql-\([0-9][0-9]*\)$/\1/p' | head -1)
+  if [ -z "$dep" ] && [ "$(id -u)" -eq 0 ]; then
+    apt-get update -qq
+    dep=$(apt-cache depends postgresql 2>/dev/null | sed -n 's/.*Depends: postgresql-\([0-9][0-9]*\)$/\1/p' | head -1)
+  fi
+  [ -n "$dep" ] || { echo "cannot tell which PostgreSQL major this Debian ships" >&2; return 1; }
+  echo "$dep"
 }
 
-# Runs a command against a throw-away PostgreSQL cluster (in a temp dir,
-# removed afterwards); extra pg_virtualenv options come first, then --.
-# A hung command is stopped after CLUSTER_TIMEOUT seconds (default 1200).
+PG_MAJOR=$(detect_pg_major) || exit 1
+export PG_MAJOR
+PG_CONFIG=/usr/lib/postgresql/$PG_MAJOR/bin/pg_config
+export PG_CONFIG
+
+# What building and testing one major needs. postgresql-server-dev-N pulls
+# in the clang and LLVM its PGXS compiles bitcode with.
+BUILD_PACKAGES=("postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" "postgresql-client-$PG_MAJOR"
+                postgresql-common make g++ libssl-dev pkg-config)
+# Per-major suites (scripts/test.sh --this-major) also build the unit tests.
+MAJOR_TEST_PACKAGES=(cmake libgtest-dev)
+
+# The clang that this major's PGXS uses (CLANG in its Makefile.global), e.g.
+# /usr/bin/clang-14; empty before postgresql-server-dev-N is installed.
+pgxs_clang() {
+  local global
+  global="$(dirname "$("$PG_CONFIG" --pgxs 2>/dev/null)")/../Makefile.global"
+  [ -f "$global" ] && sed -n 's/^CLANG *= *//p' "$global"
+}
+
+# The host-only suites (sanitizers, fuzzers, Python cross-check) also need
+# the sanitizer runtime of that clang.
+host_test_packages() {
+  local clang version
+  clang=$(pgxs_clang)
+  version=${clang##*clang-}
+  echo cmake libgtest-dev python3 "libclang-rt-$version-dev"
+}
+
+# Builds the extension and the CLI with PGXS, warnings as errors, and
+# installs both. Whatever an earlier run installed is removed first, and
+# the installed module must be the one just built: no suite can run
+# against a stale module.
+build_and_install_extension() {
+  local libdir
+  libdir=$("$PG_CONFIG" --pkglibdir)
+  make -C "$ROOT" -s PG_CONFIG="$PG_CONFIG" uninstall >/dev/null 2>&1 || true
+  make -C "$ROOT" -s PG_CONFIG="$PG_CONFIG" clean >/dev/null
+  make -C "$ROOT" -s -j"$(nproc)" PG_CONFIG="$PG_CONFIG" WERROR=-Werror || return 1
+  make -C "$ROOT" -s PG_CONFIG="$PG_CONFIG" install >/dev/null || return 1
+  cmp "$ROOT/locality_uuid.so" "$libdir/locality_uuid.so" || return 1
+  echo "built and installed locality_uuid $(sed -n "s/^default_version *= *'\(.*\)'/\1/p" "$ROOT/locality_uuid.control") for PostgreSQL $PG_MAJOR"
+}
+
+# Runs a command against a throw-away PostgreSQL cluster of this major (in
+# a temp dir, removed afterwards); extra pg_virtualenv options come first,
+# then --. A hung command is stopped after CLUSTER_TIMEOUT seconds
+# (default 1200).
 with_cluster() {
   local opts=()
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do opts+=("$1"); shift; done
   shift
-  timeout --kill-after=30 "${CLUSTER_TIMEOUT:-1200}" pg_virtualenv -t "${opts[@]}" "$@"
+  timeout --kill-after=30 "${CLUSTER_TIMEOUT:-1200}" pg_virtualenv -t -v "$PG_MAJOR" "${opts[@]}" "$@"
 }

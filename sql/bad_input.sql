@@ -1,7 +1,10 @@
 -- Every bad input we can think of against every function: the exact
--- SQLSTATE and message, or the NULL / value it gives.
+-- SQLSTATE and message, or the NULL / value it gives; for data errors
+-- (class 22, the ones this extension raises) also the DETAIL and HINT.
+-- Name-resolution errors (class 42) are PostgreSQL's own, whose DETAIL and
+-- HINT wording changes between majors.
 CREATE FUNCTION pg_temp.outcome(call text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE result text;
+DECLARE result text; detail text; hint text;
 BEGIN
   IF call LIKE 'SET %' THEN
     EXECUTE call;
@@ -10,7 +13,12 @@ BEGIN
   EXECUTE call INTO result;
   RETURN coalesce(result, 'NULL');
 EXCEPTION WHEN OTHERS THEN
-  RETURN SQLSTATE || ': ' || SQLERRM;
+  GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL, hint = PG_EXCEPTION_HINT;
+  IF left(SQLSTATE, 2) <> '22' THEN
+    RETURN SQLSTATE || ': ' || SQLERRM;
+  END IF;
+  RETURN SQLSTATE || ': ' || SQLERRM || coalesce(E'\n  DETAIL: ' || nullif(detail, ''), '')
+         || coalesce(E'\n  HINT: ' || nullif(hint, ''), '');
 END $$;
 
 SELECT call, pg_temp.outcome(call) AS outcome FROM (VALUES
@@ -79,7 +87,6 @@ SELECT call, pg_temp.outcome(call) AS outcome FROM (VALUES
   ($$SET locality_uuid.node_id = 268435456$$),
   ($$SET locality_uuid.node_id = 'abc'$$),
   ($$SET locality_uuid.node_id = 5$$),
-  ($$SET locality_uuid.no_such_setting = 1$$),
   ($$SELECT current_setting('locality_uuid.sequential') || ' ' || current_setting('locality_uuid.node_id')$$),
   ($$SET locality_uuid.node_id = -1$$)
 ) v(call);

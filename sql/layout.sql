@@ -1,6 +1,5 @@
 -- The Locality UUID layout, read back field by field from the reference
 -- examples of the original library.
-CREATE EXTENSION locality_uuid;
 
 -- 20be0ffc-314a-bd53-7a50-013a65ca76d2:
 --   counter 3,488,672,514  pid 12,618  MAC __:__:_d:53:7a:50

@@ -91,7 +91,7 @@ locality::PlainCounters &backend_cells() {
 
 locality::WindowBaseCache window_bases;
 
-pg_attribute_noreturn() void report_failure(locality::GenStatus status, int64 millis) {
+[[noreturn]] void report_failure(locality::GenStatus status, int64 millis) {
     if (status == locality::GenStatus::time_out_of_range)
         ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
                         errmsg("timestamp out of range for a Locality UUID"),

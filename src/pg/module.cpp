@@ -6,7 +6,12 @@
 #include "settings.hpp"
 
 extern "C" {
+#if PG_VERSION_NUM >= 180000
+// Name and version for pg_get_loaded_modules() (PostgreSQL 18+).
+PG_MODULE_MAGIC_EXT(.name = "locality_uuid", .version = LOCALITY_UUID_VERSION);
+#else
 PG_MODULE_MAGIC;
+#endif
 
 PGDLLEXPORT void _PG_init(void);
 }

@@ -41,12 +41,14 @@ extern "C" {
 
 #include "uuid16.hpp"
 
-// SQL-callable functions need C linkage and PostgreSQL's V1 calling convention.
+// SQL-callable functions need C linkage and PostgreSQL's V1 calling
+// convention (PG_FUNCTION_ARGS, spelled out: functions without arguments
+// leave fcinfo unused, which -Wextra would flag).
 #define LOCALITY_SQL_FUNCTION(name) \
     extern "C" {                    \
     PG_FUNCTION_INFO_V1(name);      \
     }                               \
-    extern "C" PGDLLEXPORT Datum name(PG_FUNCTION_ARGS)
+    extern "C" PGDLLEXPORT Datum name([[maybe_unused]] FunctionCallInfo fcinfo)
 
 namespace locality_pg {
 

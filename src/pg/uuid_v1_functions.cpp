@@ -15,7 +15,7 @@ void mac_bytes(const macaddr *m, std::uint8_t out[6]) {
     out[5] = m->f;
 }
 
-pg_attribute_noreturn() void report_v1_failure(locality::V1Status status, int64 value) {
+[[noreturn]] void report_v1_failure(locality::V1Status status, int64 value) {
     switch (status) {
         case locality::V1Status::clock_seq_out_of_range:
             ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),

@@ -5,7 +5,9 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 seconds=${FUZZ_SECONDS:-60}
 build="$ROOT/build-fuzz"
-CXX=clang++-14 cmake -S "$ROOT" -B "$build" -DLOCALITY_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# The clang of this major's PGXS (CLANG in its Makefile.global), as C++.
+clang=$(pgxs_clang)
+CXX=${clang/clang-/clang++-} cmake -S "$ROOT" -B "$build" -DLOCALITY_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j"$(nproc)" >/dev/null
 for target in text layout; do
   scratch=$(mktemp -d)

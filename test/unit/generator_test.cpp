@@ -56,12 +56,17 @@ TEST(VariableMode, CounterWrapsModulo2To32AndVisitsEveryValue) {
     g.cells.variable.value = 0xFFFFFFFFu - 5;
     EXPECT_EQ(counter(g.clock(Mode::variable, 0), Mode::variable),
               static_cast<std::uint32_t>(0xFFFFFFFFull - 5 + kVariableStep));
-    // An odd step generates the whole group Z/2^32: the orbit of 0 first
-    // returns to 0 after exactly 2^32 steps.  Check the step's order instead
-    // of walking 4 billion values: step * k == 0 mod 2^32 only for k = 2^32.
-    static_assert(kVariableStep % 2 == 1, "step must be odd");
-    for (std::uint64_t k = 1; k < 32; ++k)
-        EXPECT_NE(static_cast<std::uint32_t>(kVariableStep * (1ull << k)), 0u);
+}
+
+TEST(VariableMode, CounterRepeatsOnlyAfterExactly2To32Ids) {
+    // Walks the whole cycle through the generator's own counter rule: the
+    // first repeat of the starting counter is the 2^32-th id.
+    PlainCell32 cell;
+    cell.value = 0x12345678u;
+    const std::uint32_t start = next_variable_counter(cell);
+    std::uint64_t n = 1;
+    while (next_variable_counter(cell) != start) ++n;
+    EXPECT_EQ(n, 1ull << 32);
 }
 
 TEST(SequentialMode, StartsAtWindowBasePlusOneAndCountsUp) {

@@ -4,6 +4,7 @@
 // 4.1.2 lays it out (the way Python's uuid.UUID(fields=...) does).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <string>
