@@ -1,15 +1,21 @@
 # PGXS build of the locality_uuid extension.  The C++ core (src/core) and
-# the PostgreSQL glue (src/pg) are linked into one module; the unit tests,
-# CLI and fuzzers are built by CMake (CMakeLists.txt), see README.md.
+# the PostgreSQL glue (src/pg) are linked into one module; the unit tests
+# and fuzzers are built by CMake (CMakeLists.txt), see README.md.  Builds
+# in the source tree (make) or in another directory
+# (make -f ../Makefile VPATH=.., as Debian's pg_buildext does).
+
+# This Makefile's directory: sources are found from it, not from the
+# current directory.
+SOURCE_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 
 EXTENSION = locality_uuid
 MODULE_big = locality_uuid
-DATA = $(wildcard locality_uuid--*.sql)
-OBJS = $(patsubst %.cpp,%.o,$(sort $(wildcard src/core/*.cpp src/pg/*.cpp)))
+DATA = $(notdir $(wildcard $(SOURCE_DIR)/locality_uuid--*.sql))
+OBJS = $(patsubst $(SOURCE_DIR)/%.cpp,%.o,$(sort $(wildcard $(SOURCE_DIR)/src/core/*.cpp $(SOURCE_DIR)/src/pg/*.cpp)))
 
 # The extension's version, for the module's magic block (shown by
 # pg_get_loaded_modules() on PostgreSQL 18+).
-EXTVERSION = $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(srcdir)/locality_uuid.control)
+EXTVERSION = $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(SOURCE_DIR)/locality_uuid.control)
 
 # pg_regress suites in sql/ + expected/, isolation specs in specs/. Each
 # suite's database gets the extension from pg_regress itself, so any one
@@ -17,13 +23,13 @@ EXTVERSION = $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(srcdir)/loc
 REGRESS = layout generate modes extract uuid_v1 uuid_v1_seed uuid_v1_backfill bad_input \
           reserved_prefix privileges core_uuid_functions
 REGRESS_OPTS = --load-extension=locality_uuid
-ISOLATION = concurrent_generation
+ISOLATION_SPECS = concurrent_generation
 ISOLATION_OPTS = --load-extension=locality_uuid
 
 # PostgreSQL's headers are included as system headers (-isystem wins over
 # PGXS's -I for the same directory), so the warning flags below judge only
 # this project's code.
-PG_CPPFLAGS = -I$(srcdir)/src/core -isystem $(includedir_server) -isystem $(includedir_internal) \
+PG_CPPFLAGS = -I$(SOURCE_DIR)/src/core -isystem $(includedir_server) -isystem $(includedir_internal) \
               -DLOCALITY_UUID_VERSION='"$(EXTVERSION)"'
 # No exceptions or RTTI anywhere in the module: see src/pg/pg_boundary.hpp.
 # -fvisibility=hidden: see src/pg/pg_boundary.hpp.
@@ -43,31 +49,54 @@ EXTRA_CLEAN = $(CLI)
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
+
+# Debian ships pg_isolation_regress with PGXS from PostgreSQL 14 on; on 13
+# the isolation specs cannot run and installcheck says so.
+ifneq ($(wildcard $(dir $(PGXS))../test/isolation/pg_isolation_regress),)
+ISOLATION = $(ISOLATION_SPECS)
+else
+$(info isolation specs skipped: this PostgreSQL ships no pg_isolation_regress)
+endif
+
 include $(PGXS)
 
 # PGXS tracks no header dependencies; every object depends on every header
-# (a small tree, so a header change rebuilds the module).
-HEADERS = $(wildcard src/core/*.hpp src/pg/*.hpp)
-$(OBJS) $(OBJS:.o=.bc): $(HEADERS)
+# (a small tree, so a header change rebuilds the module). Objects go to
+# src/... below the build directory, which a VPATH build must create
+# (absolute names, or VPATH would find the source tree's directories).
+HEADERS = $(wildcard $(SOURCE_DIR)/src/core/*.hpp $(SOURCE_DIR)/src/pg/*.hpp)
+OBJECT_DIRS = $(CURDIR)/src/core $(CURDIR)/src/pg
+$(OBJS) $(OBJS:.o=.bc): $(HEADERS) | $(OBJECT_DIRS)
+$(OBJECT_DIRS):
+	mkdir -p $@
 
 # Debian's PGXS also compiles every object to LLVM bitcode with clang, whose
 # default dialect is C++14.
 override BITCODE_CXXFLAGS += $(LOCALITY_CXXFLAGS)
 
 # The locality-uuid command-line tool: same core, no PostgreSQL at run time,
-# built by `make` and installed by `make install` into $(PREFIX)/bin.
-CLI_SOURCES = src/cli/main.cpp $(sort $(wildcard src/core/*.cpp))
+# built by `make`, installed by `make install` into $(DESTDIR)$(CLI_BINDIR)
+# and removed by `make uninstall`. CLI_BINDIR is PREFIX/bin (PREFIX
+# defaults to /usr/local), or bindir when that is given on the command line
+# (PGXS's own bindir is PostgreSQL's). CXXFLAGS, CPPFLAGS and LDFLAGS apply.
+CLI_SOURCES = $(SOURCE_DIR)/src/cli/main.cpp $(sort $(wildcard $(SOURCE_DIR)/src/core/*.cpp))
 PREFIX ?= /usr/local
+CLI_BINDIR = $(if $(filter command line,$(origin bindir)),$(bindir),$(PREFIX)/bin)
 
 all: $(CLI)
 
-$(CLI): $(CLI_SOURCES) $(wildcard src/core/*.hpp)
-	$(CXX) -std=c++17 -O2 -Wall -Wextra $(WERROR) -I$(srcdir)/src/core -o $@ $(CLI_SOURCES) -lcrypto
+$(CLI): $(CLI_SOURCES) $(wildcard $(SOURCE_DIR)/src/core/*.hpp)
+	$(CXX) -std=c++17 -Wall -Wextra $(WERROR) $(CPPFLAGS) -I$(SOURCE_DIR)/src/core $(CXXFLAGS) \
+	  -o $@ $(CLI_SOURCES) $(LDFLAGS) -lcrypto
 
 install: install-cli
+uninstall: uninstall-cli
 
 install-cli: $(CLI)
-	install -d '$(DESTDIR)$(PREFIX)/bin'
-	install -m 755 $(CLI) '$(DESTDIR)$(PREFIX)/bin/$(CLI)'
+	install -d '$(DESTDIR)$(CLI_BINDIR)'
+	install -m 755 $(CLI) '$(DESTDIR)$(CLI_BINDIR)/$(CLI)'
 
-.PHONY: install-cli
+uninstall-cli:
+	rm -f '$(DESTDIR)$(CLI_BINDIR)/$(CLI)'
+
+.PHONY: install-cli uninstall-cli

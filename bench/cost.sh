@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Cost per call, one backend: SELECT count(f(...)) FROM generate_series(1, N),
-# best of 5, against what PostgreSQL ships and the seed PL/pgSQL/SQL functions.
+# best of 5, against what PostgreSQL ships (gen_random_uuid(), uuid-ossp, and
+# core uuidv7() on 18+) and the seed PL/pgSQL/SQL functions. On another
+# major: bash scripts/in_major.sh 18 bash bench/run.sh cost
 # Extractors run over a 1M-row table column (constants would be folded).
 # Prints a table; exits non-zero only when it cannot run.
 set -euo pipefail
@@ -16,9 +18,15 @@ run() {
   echo
   printf '| %-52s | %9s | %8s | %8s |\n' "query" "ns/call" "vs first" "speed-up"
   printf '|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..54})" "-----------" "----------" "----------"
-  local floor="" name sql ms ns base=""
+  local floor="" name sql ms ns base="" major
+  major=$(psql -X -At -c "SELECT current_setting('server_version_num')::int / 10000")
   while IFS='|' read -r name sql; do
     [ -n "$name" ] || continue
+    # "[18] name": only on PostgreSQL 18 and later.
+    if [[ $name =~ ^\[([0-9]+)\]\ (.*)$ ]]; then
+      [ "$major" -ge "${BASH_REMATCH[1]}" ] || continue
+      name=${BASH_REMATCH[2]}
+    fi
     case "$name" in \#*) printf '| **%s** | | | |\n' "${name#\# }"; base=""; continue ;; esac
     sql=${sql//:N/$N}
     ms=$(best_ms "$sql")

@@ -28,7 +28,7 @@ chroot_recipe() {
   local major=$1 suite=${SUITE_OF_MAJOR[$1]} mirror
   mirror=$(host_mirror)
   local common=(--variant=apt --aptopt='Acquire::Check-Valid-Until "false"'
-                --include=make,g++,libssl-dev,pkg-config,cmake,libgtest-dev,locales,postgresql-common,postgresql-client-common)
+                --include=make,g++,libssl-dev,pkg-config,cmake,libgtest-dev,python3,locales,postgresql-common,postgresql-client-common)
   if [ "$suite" = experimental ]; then
     printf '%s\n' "${common[@]}" \
       "--setup-hook=echo 'deb $mirror experimental main' > \"\$1/etc/apt/sources.list.d/experimental.list\"" \
@@ -62,9 +62,10 @@ prepare_chroot() {
   mv "$part" "$tarball"
 }
 
-# Runs scripts/test.sh --this-major inside a fresh copy of one major's
-# chroot, with this source tree (tracked and untracked, not ignored files)
-# copied in. Its output goes to stdout; its exit code is the suite run's.
+# run_in_chroot MAJOR [COMMAND...]: runs COMMAND (default: the per-major
+# suites, scripts/test.sh --this-major) in /src of a fresh copy of one
+# major's chroot, with this source tree (tracked and untracked, not ignored
+# files) copied in. Its output goes to stdout; its exit code is COMMAND's.
 #
 # The chroot gets its own /proc, a /dev of its own (a tmpfs with the few
 # device nodes PostgreSQL and the compilers use, never the host's /dev) and
@@ -73,6 +74,8 @@ prepare_chroot() {
 # afterwards cannot reach anything outside it.
 run_in_chroot() {
   local major=$1 dir rc=0
+  shift
+  [ $# -gt 0 ] || set -- bash scripts/test.sh --this-major
   dir=$(mktemp -d "/var/tmp/locality-uuid-pg$major.XXXXXX")
   if tar -xf "$(chroot_tarball "$major")" -C "$dir" &&
      mkdir -p "$dir/src" &&
@@ -82,6 +85,7 @@ run_in_chroot() {
       unshare --mount --propagation private bash -c '
         set -e
         dir=$1 major=$2
+        shift 2
         mount -t proc proc "$dir/proc"
         mount -t tmpfs -o mode=755,size=16m tmpfs "$dir/dev"
         for node in "null 1 3" "zero 1 5" "full 1 7" "random 1 8" "urandom 1 9" "tty 5 0"; do
@@ -91,8 +95,8 @@ run_in_chroot() {
         mkdir "$dir/dev/shm"
         mount -t tmpfs -o mode=1777,size=2g tmpfs "$dir/dev/shm"
         exec chroot "$dir" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
-          PG_MAJOR="$major" bash /src/scripts/test.sh --this-major
-      ' chroot-pg"$major" "$dir" "$major" || rc=$?
+          PG_MAJOR="$major" bash -c "cd /src && exec \"\$@\"" in-chroot "$@"
+      ' chroot-pg"$major" "$dir" "$major" "$@" || rc=$?
   else
     echo "could not set up the PostgreSQL $major chroot in $dir" >&2
     rc=1

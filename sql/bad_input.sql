@@ -41,6 +41,10 @@ SELECT call, pg_temp.outcome(call) AS outcome FROM (VALUES
   ($$SELECT locality_uuid(now(), NULL)$$),
   ($$SELECT locality_uuid(NULL)$$),
   ($$SELECT locality_uuid('yesterday')$$),
+  ($$SELECT locality_uuid_at('infinity')$$),
+  ($$SELECT locality_uuid_at('1969-12-31 23:59:59.999+00', true)$$),
+  ($$SELECT locality_uuid_at(NULL)$$),
+  ($$SELECT locality_uuid_at('2024-01-01', NULL)$$),
   -- form_uuid_v1: clock_seq is 14 bits, time 1582-10-15 .. 5236-03-31 21:21:00.684697 UTC.
   ($$SELECT form_uuid_v1('2020-01-01+00', -1, '44:88:99:36:57:32')$$),
   ($$SELECT form_uuid_v1('2020-01-01+00', 16384, '44:88:99:36:57:32')$$),

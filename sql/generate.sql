@@ -82,6 +82,17 @@ SELECT count(*) AS rows,
        count(DISTINCT seq_id) AS distinct_ids
 FROM legacy;
 
+-- locality_uuid_at(ts [, sequential]) is the same as locality_uuid(ts
+-- [, sequential]) under a name that takes an untyped literal.
+SELECT locality_uuid_timestamp(locality_uuid_at('2024-01-01 00:00:00.1239+00')) AT TIME ZONE 'UTC' AS at_literal,
+       locality_uuid_version(locality_uuid_at('2024-01-01')) AS version,
+       locality_uuid_counter(locality_uuid_at('2013-04-28 01:04:00+00', true), true)
+           - x'f5166775'::bigint - 2147483648 > 0 AS sequential_upper_half;
+UPDATE legacy SET id = locality_uuid_at(created_at);
+SELECT count(*) FILTER (WHERE locality_uuid_timestamp(id) = created_at) AS time_matches,
+       count(DISTINCT id) AS distinct_ids
+FROM legacy;
+
 -- locality_uuid(ts) keeps milliseconds, truncating toward the past.
 SELECT locality_uuid_timestamp(locality_uuid(t)) AT TIME ZONE 'UTC' AS utc
 FROM (VALUES ('1970-01-01 00:00:00+00'::timestamptz), ('2012-10-15 18:58:18.450999+00'),

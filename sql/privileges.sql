@@ -5,6 +5,7 @@ SET ROLE regress_locality_app;
 -- Every function is callable by an ordinary role.
 SELECT locality_uuid_version(locality_uuid()) AS a, locality_uuid_version(locality_uuid(true)) AS b,
        locality_uuid_version(locality_uuid(now())) AS c, locality_uuid_version(locality_uuid(now(), false)) AS d,
+       locality_uuid_version(locality_uuid_at(now())) AS e, locality_uuid_version(locality_uuid_at(now(), true)) AS f,
        locality_uuid_counter('20be0ffc-314a-bd53-7a50-013a65ca76d2') AS counter,
        locality_uuid_pid('20be0ffc-314a-bd53-7a50-013a65ca76d2') AS pid,
        locality_uuid_mac('20be0ffc-314a-bd53-7a50-013a65ca76d2') AS mac,

@@ -113,7 +113,10 @@ int generate(int argc, char **argv) {
     char line[38];
     for (long long i = 0; i < count; ++i) {
         Uuid16 u;
-        if (make_clock_id(cells, bases, mode, wall_clock_millis(), stamp, &u) != GenStatus::ok)
+        const GenStatus status = make_clock_id(cells, bases, mode, wall_clock_millis(), stamp, &u);
+        if (status == GenStatus::hash_failed)
+            return data_error("could not compute the sequential window base (MD5 unavailable)");
+        if (status != GenStatus::ok)
             return data_error("the system clock is outside the id's 48-bit millisecond range");
         format_uuid(u, line);
         line[36] = '\n';

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# What keeps the install and update scripts safe when a non-superuser
+# installs the (trusted) extension and the script runs as superuser in a
+# schema that role controls: PostgreSQL searches pg_catalog first and
+# pg_temp last while it runs an extension script, and the scripts run
+# nothing that could resolve to that role's objects. This checks the
+# second half, which is ours: every statement is CREATE FUNCTION ...
+# LANGUAGE C or COMMENT ON FUNCTION (nothing is called, no SQL body runs),
+# and every type is written pg_catalog.<type>.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
+
+python3 - "$ROOT"/locality_uuid--*.sql <<'EOF'
+import re, sys
+
+TYPE = r"pg_catalog\.[a-z0-9_]+"
+ARG = rf"(?:[a-z_][a-z0-9_]* )?{TYPE}(?: DEFAULT (?:true|false|NULL|-?[0-9]+))?"
+CREATE = re.compile(
+    rf"CREATE FUNCTION [a-z_][a-z0-9_]*\((?:{ARG}(?:, {ARG})*)?\) RETURNS {TYPE} "
+    r"AS 'MODULE_PATHNAME', '[a-z_0-9]+' LANGUAGE C (?:IMMUTABLE|STABLE|VOLATILE)"
+    r"(?: STRICT)? PARALLEL (?:SAFE|RESTRICTED|UNSAFE)$")
+COMMENT = re.compile(
+    rf"COMMENT ON FUNCTION [a-z_][a-z0-9_]*\((?:{TYPE}(?:, {TYPE})*)?\) IS '(?:[^']|'')*'$")
+
+bad = 0
+for path in sys.argv[1:]:
+    text = open(path).read()
+    # The psql guard line, then comments; statements end with ';'.
+    text = re.sub(r"^\\echo .*$", "", text, flags=re.M)
+    text = re.sub(r"--[^\n]*", "", text)
+    # Split on ';' outside single-quoted strings (comments may hold ';').
+    statements, current, quoted = [], "", False
+    for ch in text:
+        if ch == "'":
+            quoted = not quoted
+        if ch == ";" and not quoted:
+            statements.append(current)
+            current = ""
+        else:
+            current += ch
+    statements = [" ".join(s.split()) for s in statements + [current] if s.strip()]
+    kinds = {"create": 0, "comment": 0}
+    for s in statements:
+        if CREATE.match(s):
+            kinds["create"] += 1
+        elif COMMENT.match(s):
+            kinds["comment"] += 1
+        else:
+            print(f"{path}: not a plain C function or comment: {s[:160]}")
+            bad += 1
+    if kinds["create"] != kinds["comment"]:
+        print(f"{path}: {kinds['create']} functions but {kinds['comment']} comments")
+        bad += 1
+    print(f"{path.rsplit('/', 1)[-1]}: {kinds['create']} C functions, {kinds['comment']} comments")
+sys.exit(1 if bad else 0)
+EOF
+echo "every install and update script only creates C functions with pg_catalog types, and comments them"
