@@ -89,8 +89,12 @@ $(CLI): $(CLI_SOURCES) $(wildcard $(SOURCE_DIR)/src/core/*.hpp)
 	$(CXX) -std=c++17 -Wall -Wextra $(WERROR) $(CPPFLAGS) -I$(SOURCE_DIR)/src/core $(CXXFLAGS) \
 	  -o $@ $(CLI_SOURCES) $(LDFLAGS) -lcrypto
 
+# INSTALL_CLI=no (Debian's rules) leaves the CLI out of make install.
+INSTALL_CLI ?= yes
+ifeq ($(INSTALL_CLI),yes)
 install: install-cli
 uninstall: uninstall-cli
+endif
 
 install-cli: $(CLI)
 	install -d '$(DESTDIR)$(CLI_BINDIR)'

@@ -60,6 +60,8 @@ prepare_chroot() {
   timeout 1200 mmdebstrap -q --format=tar "${args[@]}" "${target[0]}" "$part" "${target[1]}" ||
     { rm -f "$part"; return 1; }
   mv "$part" "$tarball"
+  # Tarballs of this major's earlier recipes are of no further use.
+  find "$CHROOT_CACHE" -maxdepth 1 -name "pg$major-*.tar" ! -path "$tarball" -delete
 }
 
 # run_in_chroot MAJOR [COMMAND...]: runs COMMAND (default: the per-major
@@ -89,7 +91,8 @@ run_in_chroot() {
         mount -t proc proc "$dir/proc"
         mount -t tmpfs -o mode=755,size=16m tmpfs "$dir/dev"
         for node in "null 1 3" "zero 1 5" "full 1 7" "random 1 8" "urandom 1 9" "tty 5 0"; do
-          set -- $node; mknod -m 666 "$dir/dev/$1" c "$2" "$3"
+          read -r name dev_major dev_minor <<<"$node"
+          mknod -m 666 "$dir/dev/$name" c "$dev_major" "$dev_minor"
         done
         ln -s /proc/self/fd "$dir/dev/fd"
         mkdir "$dir/dev/shm"

@@ -86,8 +86,8 @@ FROM legacy;
 -- [, sequential]) under a name that takes an untyped literal.
 SELECT locality_uuid_timestamp(locality_uuid_at('2024-01-01 00:00:00.1239+00')) AT TIME ZONE 'UTC' AS at_literal,
        locality_uuid_version(locality_uuid_at('2024-01-01')) AS version,
-       locality_uuid_counter(locality_uuid_at('2013-04-28 01:04:00+00', true), true)
-           - x'f5166775'::bigint - 2147483648 > 0 AS sequential_upper_half;
+       (locality_uuid_counter(locality_uuid_at('2013-04-28 01:04:00+00', true), true)
+        - x'f5166775'::bigint + 4294967296) % 4294967296 > 2147483648 AS sequential_upper_half;
 UPDATE legacy SET id = locality_uuid_at(created_at);
 SELECT count(*) FILTER (WHERE locality_uuid_timestamp(id) = created_at) AS time_matches,
        count(DISTINCT id) AS distinct_ids

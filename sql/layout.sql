@@ -25,14 +25,15 @@ FROM (VALUES ('f5166777-7a7f-bd53-7a50-013e4e2afc26'::uuid),
              ('f5166778-7a7f-bd53-7a50-013e4e2afc26'::uuid),
              ('f516677e-7a7f-bd53-7a50-013e4e2afc26'::uuid)) v(id);
 
--- Variable-mode reference ids made one after another by one process.  The
--- low 24 bits of every step are those of the prime 198491317 (0x0bd4bcb5);
--- the published list's top byte does not follow any step mod 2^32 (README,
--- "Compatibility"), so only the low bits are asserted.
-SELECT id, to_hex(locality_uuid_counter(id)) AS counter_hex,
-       to_hex(((locality_uuid_counter(id) - lag(locality_uuid_counter(id)) OVER (ORDER BY n))
-               + 4294967296) % 16777216) AS step_low_24_bits,
-       to_hex(198491317 % 16777216) AS prime_low_24_bits
+-- Variable-mode reference ids made one after another by one process (the
+-- original README's list, made by the Java library).  Its nibble reversal
+-- sign-extends: with counter bit 31 set, (count & 0xF0000000) >> 28 is
+-- negative and forces hex digit 7 of the id to 'f', so such ids decode to
+-- counter | 0x0F000000 (README, "Compatibility").  With that digit restored
+-- to one of its possible values, a start counter advanced by the prime
+-- 198491317 per id gives all eight samples exactly.
+CREATE TEMP TABLE java_samples AS
+SELECT n, id, locality_uuid_counter(id) AS counter
 FROM (VALUES (1, 'c8c9cef9-7a7f-bd53-7a50-013e4e2afbde'::uuid),
              (2, '14951cfa-7a7f-bd53-7a50-013e4e2afbde'),
              (3, '6f5169fb-7a7f-bd53-7a50-013e4e2afbde'),
@@ -40,8 +41,16 @@ FROM (VALUES (1, 'c8c9cef9-7a7f-bd53-7a50-013e4e2afbde'::uuid),
              (5, '06f8f3fc-7a7f-bd53-7a50-013e4e2afbde'),
              (6, '51c441fd-7a7f-bd53-7a50-013e4e2afbde'),
              (7, 'ac809efe-7a7f-bd53-7a50-013e4e2afbde'),
-             (8, 'f75cdbff-7a7f-bd53-7a50-013e4e2afbde')) v(n, id)
-ORDER BY n;
+             (8, 'f75cdbff-7a7f-bd53-7a50-013e4e2afbde')) v(n, id);
+SELECT n, id, to_hex(counter) AS counter_hex FROM java_samples ORDER BY n;
+-- 4043309055 = 0xF0FFFFFF, 251658240 = 0x0F000000.
+SELECT to_hex(start) AS start_counter, count(*) AS samples_matched
+FROM (SELECT ((SELECT counter FROM java_samples WHERE n = 1) & 4043309055) | (k << 24) AS start
+      FROM generate_series(0, 15) k) s,
+     LATERAL (SELECT (start + (n - 1) * 198491317) % 4294967296 AS c, counter FROM java_samples) j
+WHERE CASE WHEN c >= 2147483648 THEN c | 251658240 ELSE c END = counter
+GROUP BY start HAVING count(*) = 8
+ORDER BY start;
 
 -- Extremes of every field.
 SELECT locality_uuid_counter(id) AS counter, locality_uuid_counter(id, true) AS seq_counter,

@@ -64,3 +64,22 @@ SELECT form_uuid_v1_nth('2015-06-01 08:00:00+00', 163839, '44:88:99:36:57:32') A
 SELECT form_uuid_v1_nth('2015-06-01 08:00:00+00', 163840, '44:88:99:36:57:32');
 SELECT form_uuid_v1_nth('2015-06-01 08:00:00+00', -1, '44:88:99:36:57:32');
 DROP TABLE logs, burst;
+
+-- The Spark/eaio retrospective converter (shared/reference): 100-ns time =
+-- ms * 10000 + r, r the 0-based count of earlier rows with that
+-- millisecond, with one fixed clock sequence and node.  Its ids are
+-- form_uuid_v1_nth(ms + floor(r / 10) microseconds, 16384 * (r % 10) +
+-- clock_seq, mac); the converter's bytes are built here independently from
+-- the RFC 4122 field layout.
+SELECT count(*) AS compared, count(*) FILTER (WHERE ours <> spark) AS differ
+FROM (SELECT form_uuid_v1_nth('1970-01-01 00:00:00+00'::timestamptz + ms * interval '1 ms'
+                              + (r / 10) * interval '1 us',
+                              16384 * (r % 10) + cs, '44:88:99:36:57:32') AS ours,
+             (lpad(to_hex(t & 4294967295), 8, '0') || '-' ||
+              lpad(to_hex((t >> 32) & 65535), 4, '0') || '-' ||
+              lpad(to_hex(4096 | ((t >> 48) & 4095)), 4, '0') || '-' ||
+              lpad(to_hex(32768 | cs), 4, '0') || '-448899365732')::uuid AS spark
+      FROM (SELECT ms, r, cs, ms * 10000 + 122192928000000000 + r AS t
+            FROM (SELECT 1349000000000 + (g * 7919) % 100000000 AS ms, g % 25000 AS r,
+                         (g * 31) % 16384 AS cs
+                  FROM generate_series(0, 50000) g) s) s) v;

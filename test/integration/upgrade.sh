@@ -14,9 +14,9 @@ set -euo pipefail
 run() {
   set -euo pipefail
   q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
-  surface="SELECT p.proname, pg_get_function_arguments(p.oid), pg_get_function_result(p.oid),
-                  p.provolatile, p.proparallel, p.proisstrict, p.prosecdef, p.prosrc, p.probin,
-                  obj_description(p.oid, 'pg_proc')
+  surface="SELECT p.proname::text, pg_get_function_arguments(p.oid), pg_get_function_result(p.oid),
+                  p.provolatile::text, p.proparallel::text, p.proisstrict::text, p.prosecdef::text,
+                  p.prosrc, p.probin, obj_description(p.oid, 'pg_proc')
            FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
            WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'locality_uuid')
            UNION ALL
