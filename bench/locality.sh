@@ -20,10 +20,17 @@ run() {
   echo
   printf '| %-26s | %8s | %7s | %9s | %9s | %10s | %9s | %10s |\n' key TPS "vs bigint" "WAL B/row" "vs bigint" "index MB" "hit ratio" "blks read"
   echo "|----------------------------|----------|-----------|-----------|-----------|------------|-----------|------------|"
-  local script base_tps="" base_wal=""
+  local script base_tps="" base_wal="" major
+  major=$(q -c "SELECT current_setting('server_version_num')::int / 10000")
   script=$(mktemp)
+  trap 'rm -f "$script"' RETURN
   echo "INSERT INTO t (payload) SELECT repeat('x', 64) FROM generate_series(1, $ROWS_PER_TX);" >"$script"
   while IFS='|' read -r name keydef; do
+    # "[18] name": only on PostgreSQL 18 and later.
+    if [[ $name =~ ^\[([0-9]+)\]\ (.*)$ ]]; then
+      [ "$major" -ge "${BASH_REMATCH[1]}" ] || continue
+      name=${BASH_REMATCH[2]}
+    fi
     q -c "DROP TABLE IF EXISTS t" 2>/dev/null
     q -c "CREATE TABLE t (id $keydef PRIMARY KEY, payload text)"
     q -c "CHECKPOINT" -c "SELECT pg_stat_statements_reset()" >/dev/null
@@ -44,6 +51,9 @@ bigint identity|bigint GENERATED ALWAYS AS IDENTITY
 locality_uuid sequential|uuid DEFAULT locality_uuid(true)
 locality_uuid variable|uuid DEFAULT locality_uuid(false)
 gen_random_uuid()|uuid DEFAULT gen_random_uuid()
+hot_guid(42)|uuid DEFAULT hot_guid(42)
+hot_guid(key 0-15 per row)|uuid DEFAULT hot_guid((random() * 15)::int)
+[18] uuidv7() (core)|uuid DEFAULT uuidv7()
 KINDS
 }
 export -f run machine_line

@@ -14,6 +14,7 @@ run() {
   local scope script clients mode tps base
   scope=$(psql -X -At -c "SELECT locality_uuid_counter_scope()")
   script=$(mktemp)
+  trap 'rm -f "$script"' RETURN
   for mode in false true; do
     echo "SELECT count(locality_uuid($mode)) FROM generate_series(1, 10000);" >"$script"
     base=""

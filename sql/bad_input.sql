@@ -45,6 +45,21 @@ SELECT call, pg_temp.outcome(call) AS outcome FROM (VALUES
   ($$SELECT locality_uuid_at('1969-12-31 23:59:59.999+00', true)$$),
   ($$SELECT locality_uuid_at(NULL)$$),
   ($$SELECT locality_uuid_at('2024-01-01', NULL)$$),
+  -- Hot Guids: unsigned 32-bit shard key, whole seconds 1970-01-01 00:00:00
+  -- to 2106-02-07 06:28:15 UTC.
+  ($$SELECT hot_guid(-1)$$),
+  ($$SELECT hot_guid(4294967296)$$),
+  ($$SELECT hot_guid(-9223372036854775808, now())$$),
+  ($$SELECT hot_guid(0, 'infinity')$$),
+  ($$SELECT hot_guid(0, '-infinity')$$),
+  ($$SELECT hot_guid(0, '1969-12-31 23:59:59.999999+00')$$),
+  ($$SELECT hot_guid(0, '2106-02-07 06:28:16+00')$$),
+  ($$SELECT hot_guid_timestamp(hot_guid(0, '2106-02-07 06:28:15.999999+00')) AT TIME ZONE 'UTC'$$),
+  ($$SELECT hot_guid(0, '294276-12-31 23:59:59+00')$$),
+  ($$SELECT hot_guid(NULL)$$),
+  ($$SELECT hot_guid(1, NULL)$$),
+  ($$SELECT hot_guid_shard_key(NULL)$$),
+  ($$SELECT hot_guid_shard_key(hot_guid('1'))$$),
   -- form_uuid_v1: clock_seq is 14 bits, time 1582-10-15 .. 5236-03-31 21:21:00.684697 UTC.
   ($$SELECT form_uuid_v1('2020-01-01+00', -1, '44:88:99:36:57:32')$$),
   ($$SELECT form_uuid_v1('2020-01-01+00', 16384, '44:88:99:36:57:32')$$),

@@ -4,6 +4,8 @@
 //   locality-uuid decode [--sequential] ID...
 //   locality-uuid v1 --time ISO8601 --clock-seq N --mac MAC
 //   locality-uuid v1-time ID...
+//   locality-uuid hot --shard-key N [-n N] [--time ISO8601] [--machine-name NAME]
+//   locality-uuid hot-decode ID...
 //
 // Exit status: 0 success, 1 bad data (malformed or foreign id, out-of-range
 // value), 2 bad usage.
@@ -18,7 +20,10 @@
 #include <string>
 #include <vector>
 
+#include "civil_time.hpp"
 #include "generator.hpp"
+#include "hot_guid.hpp"
+#include "hot_guid_generator.hpp"
 #include "locality_id.hpp"
 #include "node_id.hpp"
 #include "text_format.hpp"
@@ -45,6 +50,12 @@ const char kHelp[] =
     "      (same as SQL form_uuid_v1). A time without offset is UTC.\n"
     "  locality-uuid v1-time ID...\n"
     "      Print the time of version-1 UUIDs, to the microsecond (uuid_v1_timestamp).\n"
+    "  locality-uuid hot --shard-key N [-n N] [--time ISO8601] [--machine-name NAME]\n"
+    "      Print N (default 1) new Hot Guids carrying shard key N (0 to 4294967295), for\n"
+    "      the current second or the given time (whole seconds, 1970 to 2106-02-07T06:28:15Z).\n"
+    "      The machine name defaults to the host name up to its first '.' (as .NET's).\n"
+    "  locality-uuid hot-decode ID...\n"
+    "      Print shard key, time, counter, process id and machine bytes of each Hot Guid.\n"
     "  locality-uuid --help\n"
     "Exit status: 0 ok, 1 bad data, 2 bad usage.\n";
 
@@ -78,6 +89,16 @@ std::string grouped(unsigned long long v) {
     return out;
 }
 
+// One id per line, as fast as stdout takes it (generation prints millions).
+void print_uuid(const Uuid16 &u) {
+    char line[38];
+    format_uuid(u, line);
+    line[36] = '\n';
+    std::fwrite(line, 1, 37, stdout);
+}
+
+int finish_output() { return std::fflush(stdout) == 0 ? 0 : data_error("could not write output"); }
+
 int generate(int argc, char **argv) {
     long long count = 1, node_id = -1;
     Mode mode = Mode::variable;
@@ -110,7 +131,6 @@ int generate(int argc, char **argv) {
         return data_error("could not read a random counter seed");
     WindowBaseCache bases;
     const Stamp stamp{static_cast<std::uint16_t>(getpid() & 0xFFFF), node};
-    char line[38];
     for (long long i = 0; i < count; ++i) {
         Uuid16 u;
         const GenStatus status = make_clock_id(cells, bases, mode, wall_clock_millis(), stamp, &u);
@@ -118,11 +138,9 @@ int generate(int argc, char **argv) {
             return data_error("could not compute the sequential window base (MD5 unavailable)");
         if (status != GenStatus::ok)
             return data_error("the system clock is outside the id's 48-bit millisecond range");
-        format_uuid(u, line);
-        line[36] = '\n';
-        std::fwrite(line, 1, 37, stdout);
+        print_uuid(u);
     }
-    return std::fflush(stdout) == 0 ? 0 : data_error("could not write output");
+    return finish_output();
 }
 
 int decode(int argc, char **argv) {
@@ -197,24 +215,108 @@ int v1_form(int argc, char **argv) {
     return 0;
 }
 
-int v1_time(int argc, char **argv) {
-    if (argc < 3) return usage_error("v1-time needs at least one id");
+// Parses every argument from argv[2] on as a UUID and hands it to `show`,
+// which returns 0 or a data error; a malformed argument is reported and
+// the others still shown. Returns the last non-zero status.
+template <class Show>
+int for_each_id(int argc, char **argv, const char *command, Show show) {
+    if (argc < 3) return usage_error(std::string(command) + " needs at least one id");
     int status = 0;
     for (int i = 2; i < argc; ++i) {
         Uuid16 u;
-        if (!parse_uuid(argv[i], std::strlen(argv[i]), &u)) {
-            status = data_error(std::string("'") + argv[i] + "' is not a UUID");
-            continue;
-        }
-        if (!is_rfc_v1(u)) {
-            status = data_error(std::string(argv[i]) + " is not an RFC 4122 version 1 UUID");
-            continue;
-        }
+        const int result = parse_uuid(argv[i], std::strlen(argv[i]), &u)
+                               ? show(u, argv[i])
+                               : data_error(std::string("'") + argv[i] + "' is not a UUID");
+        if (result != 0) status = result;
+    }
+    return status;
+}
+
+int v1_time(int argc, char **argv) {
+    return for_each_id(argc, argv, "v1-time", [](const Uuid16 &u, const char *text) {
+        if (!is_rfc_v1(u)) return data_error(std::string(text) + " is not an RFC 4122 version 1 UUID");
         char iso[40];
         format_iso8601_micros(unix_micros_from_v1_ticks(v1_ticks(u)), false, iso);
         std::printf("%s\n", iso);
+        return 0;
+    });
+}
+
+int hot_generate(int argc, char **argv) {
+    long long count = 1, shard_key = -1;
+    const char *time_text = nullptr, *machine_text = nullptr;
+    for (int i = 2; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (i + 1 >= argc) return usage_error(arg + " needs a value");
+        const char *value = argv[++i];
+        if (arg == "-n") {
+            if (!parse_number(value, 0, 1000000000LL, &count))
+                return data_error(std::string("invalid count '") + value + "' (0 to 1000000000)");
+        } else if (arg == "--shard-key") {
+            if (!parse_number(value, 0, 4294967295LL, &shard_key))
+                return data_error(std::string("invalid shard key '") + value + "' (0 to 4294967295)");
+        } else if (arg == "--time") {
+            time_text = value;
+        } else if (arg == "--machine-name") {
+            machine_text = value;
+        } else {
+            return usage_error("unknown argument '" + arg + "'");
+        }
     }
-    return status;
+    if (shard_key < 0) return usage_error("hot needs --shard-key");
+    std::int64_t at_seconds = 0;
+    if (time_text) {
+        std::int64_t micros;
+        if (!parse_iso8601_micros(time_text, std::strlen(time_text), &micros))
+            return data_error(std::string("invalid time '") + time_text + "' (ISO 8601, e.g. 2022-02-06T00:00:00Z)");
+        at_seconds = floor_div(micros, 1000000);
+    }
+    char host[256];
+    if (!machine_text) {
+        if (gethostname(host, sizeof host) != 0) return data_error("could not read the host name");
+        host[sizeof host - 1] = '\0';
+        host[machine_name_length(host, std::strlen(host))] = '\0';
+        machine_text = host;
+    }
+    HotStamp stamp{};
+    stamp.pid = static_cast<std::uint16_t>(getpid() & 0xFFFF);
+    if (!hot_guid_machine(machine_text, std::strlen(machine_text), stamp.machine))
+        return data_error("could not compute the machine bytes (MD5 unavailable)");
+    PlainHotGuidCells cells;
+    std::uint32_t seed;
+    if (getrandom(&seed, sizeof seed, 0) != static_cast<ssize_t>(sizeof seed))
+        return data_error("could not read a random counter seed");
+    cells.draws.value = seed;
+    for (long long i = 0; i < count; ++i) {
+        // Ids for one given time repeat after 2^24 draws: refuse instead.
+        if (time_text && i == static_cast<long long>(kHotCounterSpace))
+            return data_error("more than 16777216 Hot Guids for one given time would repeat");
+        Uuid16 u;
+        const HotStatus status =
+            time_text ? make_hot_guid_at(cells, at_seconds, stamp, static_cast<std::uint32_t>(shard_key), &u)
+                      : make_hot_guid_now(cells, floor_div(wall_clock_millis(), 1000), stamp,
+                                          static_cast<std::uint32_t>(shard_key), &u);
+        if (status == HotStatus::time_out_of_range)
+            return data_error("time is outside a Hot Guid's seconds (1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z)");
+        if (status == HotStatus::second_full)
+            return data_error("more than 16711680 Hot Guids in one second");
+        print_uuid(u);
+    }
+    return finish_output();
+}
+
+int hot_decode(int argc, char **argv) {
+    return for_each_id(argc, argv, "hot-decode", [](const Uuid16 &u, const char *) {
+        const HotGuidFields f = decode_hot_guid(u);
+        char canonical[37], iso[40];
+        format_uuid(u, canonical);
+        format_iso8601_micros(static_cast<std::int64_t>(f.seconds) * 1000000, false, iso);
+        std::printf("%s\nshard key   : %u\ntimestamp   : %u (%.19sZ)\ncounter     : %u\n"
+                    "process id  : %u\nmachine     : %02x%02x%02x\n",
+                    canonical, f.shard_key, f.seconds, iso, f.counter, f.pid, f.machine[0],
+                    f.machine[1], f.machine[2]);
+        return 0;
+    });
 }
 
 }  // namespace
@@ -228,5 +330,7 @@ int main(int argc, char **argv) {
     if (command == "decode") return decode(argc, argv);
     if (command == "v1") return v1_form(argc, argv);
     if (command == "v1-time") return v1_time(argc, argv);
+    if (command == "hot") return hot_generate(argc, argv);
+    if (command == "hot-decode") return hot_decode(argc, argv);
     return generate(argc, argv);
 }

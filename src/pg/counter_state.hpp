@@ -7,6 +7,7 @@
 #include "pg_boundary.hpp"
 
 #include "generator.hpp"
+#include "hot_guid_generator.hpp"
 
 namespace locality_pg {
 
@@ -17,5 +18,9 @@ bool counters_are_shared();
 
 // Makes one id with the active counters; raises an ERROR on failure.
 locality::Uuid16 make_locality_id(bool at_given_time, locality::Mode mode, int64 millis);
+
+// Makes one Hot Guid for `seconds` since the Unix epoch (the clock's, or a
+// given time); raises an ERROR on failure.
+locality::Uuid16 make_hot_guid(bool at_given_time, int64 seconds, uint32 shard_key);
 
 }  // namespace locality_pg

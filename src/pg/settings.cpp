@@ -7,6 +7,7 @@ namespace locality_pg {
 bool setting_sequential = false;
 int setting_node_id = kNodeIdDetect;
 bool setting_shared_counter = true;
+char *setting_machine_name = nullptr;
 
 void define_settings() {
     DefineCustomBoolVariable(
@@ -23,6 +24,12 @@ void define_settings() {
         "server of a fleet its own value.",
         &setting_node_id, kNodeIdDetect, kNodeIdDetect, static_cast<int>(locality::kNodeMask),
         PGC_SUSET, 0, nullptr, nullptr, nullptr);
+
+    // One machine identity per server, like the host name it stands for.
+    DefineCustomStringVariable(
+        "locality_uuid.machine_name", "Machine name whose MD5 Hot Guids carry.",
+        "Empty: the host name up to its first '.', as .NET's Environment.MachineName.",
+        &setting_machine_name, "", PGC_SIGHUP, 0, nullptr, nullptr, nullptr);
 
     // A postmaster-level setting can only be defined while preloading; without
     // preloading there is no shared memory to choose anyway.

@@ -8,6 +8,7 @@ namespace locality_pg {
 extern bool setting_sequential;      // locality_uuid.sequential
 extern int setting_node_id;          // locality_uuid.node_id, -1 = detect from MAC
 extern bool setting_shared_counter;  // locality_uuid.shared_counter
+extern char *setting_machine_name;   // locality_uuid.machine_name, '' = host name
 
 constexpr int kNodeIdDetect = -1;
 

@@ -29,6 +29,30 @@ got=$("$CLI" decode 20be0ffc-314a-bd53-7a50-013a65ca76d2)
 got=$("$CLI" decode --sequential F5166777-7A7F-BD53-7A50-013E4E2AFC26 | sed -n 2p)
 [ "$got" = "counter     : 4,111,886,199" ] || fail "sequential decode: $got"
 
+# Hot Guids: the worked examples (machine "web01", 2022-02-06T00:00:00Z),
+# decoded and made, and their errors.
+want='61ff0f80-522f-ab76-cd01-e241efbeadde
+shard key   : 3735928559
+timestamp   : 1644105600 (2022-02-06T00:00:00Z)
+counter     : 123457
+process id  : 43981
+machine     : 2f5276'
+got=$("$CLI" hot-decode 61ff0f80-522f-ab76-cd01-e241efbeadde)
+[ "$got" = "$want" ] || fail "Hot Guid decode: $got"
+got=$("$CLI" hot --shard-key 208 --time 2022-02-06T00:00:00.9Z --machine-name web01 -n 3)
+[ "$(cut -c1-13 <<<"$got" | sort -u)" = "61ff0f80-522f" ] || fail "Hot Guid time and machine: $got"
+[ "$(cut -c29-36 <<<"$got" | sort -u)" = "d0000000" ] || fail "Hot Guid shard key: $got"
+[ "$(sort -u <<<"$got" | wc -l)" = 3 ] || fail "Hot Guids repeat: $got"
+expect 1 "invalid shard key '4294967296'" "$CLI" hot --shard-key 4294967296
+expect 1 "invalid shard key '-1'" "$CLI" hot --shard-key -1
+expect 2 'hot needs --shard-key' "$CLI" hot -n 2
+expect 1 "outside a Hot Guid's seconds" "$CLI" hot --shard-key 1 --time 2106-02-07T06:28:16Z
+expect 1 "outside a Hot Guid's seconds" "$CLI" hot --shard-key 1 --time 1969-12-31T23:59:59Z
+expect 1 "is not a UUID" "$CLI" hot-decode nonsense
+n=$("$CLI" hot --shard-key 7 -n 1000000 | sort -u | wc -l)
+[ "$n" = 1000000 ] || fail "1M Hot Guids from one process: $n distinct"
+echo "Hot Guids: worked examples, errors, 1M unique ids"
+
 # Foreign versions and malformed input: message and non-zero exit.
 expect 1 'version 1, not a Locality UUID' "$CLI" decode 6b54058a-a413-11e6-b501-a0999b048337
 expect 1 'version 4, not a Locality UUID' "$CLI" decode 8d6d1986-5ab8-41eb-8e9f-3ae007836a71

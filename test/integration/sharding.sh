@@ -7,10 +7,14 @@
 #
 # Workloads: (a) inserts through the coordinator with DEFAULT locality_uuid()
 # in variable mode, then in sequential mode; (b) every shard generating ids
-# itself and inserting through the coordinator, concurrently.
+# itself and inserting through the coordinator, concurrently; (c) Hot Guids:
+# a second table list-partitioned on hot_guid_shard_key(id), shard key k on
+# shard k, fed by the coordinator and by every shard.
 # Checks: variable spreads within +-10% of even; >= 95% of a sequential
 # window's rows land on one shard; no id twice in the cluster; every id
-# carries the node id of the server that made it.
+# carries the node id (Hot Guids: the machine bytes) of the server that made
+# it; every Hot Guid row sits on the shard its key names, and a lookup by id
+# alone plans a scan of that one shard.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 ROWS=${SHARDING_ROWS:-120000}          # per workload (a); (b) is 4 x ROWS/4
@@ -45,6 +49,7 @@ listen_addresses = '127.0.0.1'
 unix_socket_directories = '$WORK'
 shared_preload_libraries = 'locality_uuid'
 locality_uuid.node_id = ${NODE_ID[$n]}
+locality_uuid.machine_name = '$n'
 max_connections = 40
 fsync = off
 CONF
@@ -75,9 +80,22 @@ for s in 1 2 3 4; do
                     SERVER coordinator OPTIONS (table_name 'items')"
 done
 
-per_shard() {  # rows per shard for one origin pattern, as "n1 n2 n3 n4"
-  q coordinator -F ' ' -c "SELECT $(for s in 1 2 3 4; do printf "count(*) FILTER (WHERE tableoid = 'items_shard$s'::regclass)%s" "$([ $s = 4 ] || echo ,)"; done)
-                           FROM items WHERE origin LIKE '$1'"
+# Hot Guids: shard key k lives on shard k; the partition key is computed
+# from the id alone.
+q coordinator -c "CREATE TABLE tenant_items (id uuid NOT NULL, origin text, payload text)
+                    PARTITION BY LIST (hot_guid_shard_key(id))"
+for s in 1 2 3 4; do
+  q "shard$s" -c "CREATE TABLE tenant_items (id uuid PRIMARY KEY, origin text, payload text)"
+  q coordinator -c "CREATE FOREIGN TABLE tenant_items_shard$s PARTITION OF tenant_items
+                      FOR VALUES IN ($s) SERVER shard$s OPTIONS (table_name 'tenant_items')"
+  q "shard$s" -c "CREATE FOREIGN TABLE cluster_tenant_items (id uuid, origin text, payload text)
+                    SERVER coordinator OPTIONS (table_name 'tenant_items')"
+done
+
+per_shard() {  # rows per shard for one origin pattern [of TABLE, default items], as "n1 n2 n3 n4"
+  local table=${2:-items}
+  q coordinator -F ' ' -c "SELECT $(for s in 1 2 3 4; do printf "count(*) FILTER (WHERE tableoid = '${table}_shard$s'::regclass)%s" "$([ $s = 4 ] || echo ,)"; done)
+                           FROM $table WHERE origin LIKE '$1'"
 }
 table_row() { printf '| %-44s | %7s | %7s | %7s | %7s | %8s |\n' "$@"; }
 echo
@@ -109,6 +127,17 @@ done
 wait
 read -r a b c d < <(per_shard "shard% sequential")
 table_row "(b) 4 shards concurrently, sequential mode" "$a" "$b" "$c" "$d" $((a + b + c + d))
+
+# --- (c) Hot Guids: keys 1-4 from the coordinator, key s from shard s -----------
+q coordinator -c "INSERT INTO tenant_items SELECT hot_guid(g % 4 + 1), 'coordinator hot', 'z' FROM generate_series(1, $ROWS) g"
+read -r a b c d < <(per_shard "coordinator hot" tenant_items)
+table_row "(c) coordinator, hot_guid(1..4)" "$a" "$b" "$c" "$d" $((a + b + c + d))
+for s in 1 2 3 4; do
+  q "shard$s" -c "INSERT INTO cluster_tenant_items SELECT hot_guid($s), 'shard$s hot', 'y' FROM generate_series(1, $((ROWS / 4)))" &
+done
+wait
+read -r a b c d < <(per_shard "shard% hot" tenant_items)
+table_row "(c) 4 shards concurrently, hot_guid(own key)" "$a" "$b" "$c" "$d" $((a + b + c + d))
 echo
 
 # --- checks --------------------------------------------------------------------
@@ -140,6 +169,26 @@ routed=$(q coordinator -c "
   WHERE (tableoid = 'items_shard1'::regclass) <> (left(id::text, 1) IN ('0','1','2','3'))
      OR (tableoid = 'items_shard4'::regclass) <> (left(id::text, 1) IN ('c','d','e','f'))")
 check "every row sits on the shard its first hex digit names ($routed misplaced)" '[ "$routed" = 0 ]'
+
+hot_misplaced=$(q coordinator -c "
+  SELECT count(*) FROM tenant_items
+  WHERE tableoid <> ('tenant_items_shard' || hot_guid_shard_key(id))::regclass")
+read -r hot_total hot_distinct < <(q coordinator -F ' ' -c "SELECT count(*), count(DISTINCT id) FROM tenant_items")
+check "every Hot Guid row sits on the shard its key names ($hot_misplaced misplaced, $hot_total rows, $hot_distinct distinct)" \
+  '[ "$hot_misplaced" = 0 ] && [ "$hot_total" = "$hot_distinct" ] && [ "$hot_total" = $((ROWS * 2)) ]'
+hot_wrong_machine=$(q coordinator -c "
+  SELECT count(*) FROM tenant_items WHERE hot_guid_machine(id) <> left(md5(split_part(origin, ' ', 1)), 6)")
+check "every Hot Guid carries the machine bytes of the server that made it ($hot_wrong_machine wrong)" '[ "$hot_wrong_machine" = 0 ]'
+# A lookup by id alone: the shard key comes from the id, so the planner
+# prunes to one foreign partition.
+probe=$(q coordinator -c "SELECT id FROM tenant_items WHERE origin = 'shard3 hot' LIMIT 1")
+plan=$(q coordinator -c "EXPLAIN (COSTS OFF)
+  SELECT * FROM tenant_items WHERE id = '$probe' AND hot_guid_shard_key(id) = hot_guid_shard_key('$probe')")
+echo "lookup of $probe by id alone:"; sed 's/^/    /' <<<"$plan"
+check "a lookup by id alone scans one shard (shard3)" \
+  '[ "$(grep -c "Foreign Scan" <<<"$plan")" = 1 ] && grep -q tenant_items_shard3 <<<"$plan"'
+found=$(q coordinator -c "SELECT origin FROM tenant_items WHERE id = '$probe' AND hot_guid_shard_key(id) = hot_guid_shard_key('$probe')")
+check "and finds the row ($found)" '[ "$found" = "shard3 hot" ]'
 
 [ $failures = 0 ] || { echo "$failures sharding check(s) failed"; exit 1; }
 echo "sharding checks passed"
