@@ -126,8 +126,8 @@ int generate(int argc, char **argv) {
         if (d.found) node = node_from_mac(d.mac);
     }
     PlainCounters cells;
-    if (getrandom(&cells.variable.value, sizeof cells.variable.value, 0) !=
-        static_cast<ssize_t>(sizeof cells.variable.value))
+    if (getrandom(&cells.variable_start, sizeof cells.variable_start, 0) !=
+        static_cast<ssize_t>(sizeof cells.variable_start))
         return data_error("could not read a random counter seed");
     WindowBaseCache bases;
     const Stamp stamp{static_cast<std::uint16_t>(getpid() & 0xFFFF), node};

@@ -1,25 +1,17 @@
-// Storage for generator counters.  The generator (generator.hpp) is written
-// once against this small interface and runs on three kinds of storage:
-//   PlainCell*   one process, one thread (a PostgreSQL backend's own state)
-//   AtomicCell*  std::atomic, for threads (the CLI and the C++ tests)
-//   PgCell*      pg_atomic_* in PostgreSQL shared memory (src/pg/)
-// A 32-bit cell needs fetch_add; a 64-bit cell needs fetch_add, load and a
-// compare_exchange that, like std::atomic's, refreshes `expected` on failure.
+// Storage for generator counters.  The generators (generator.hpp,
+// hot_guid_generator.hpp) are written once against this small interface
+// and run on three kinds of storage:
+//   PlainCell64    one process, one thread (a PostgreSQL backend's own state)
+//   AtomicCell64   std::atomic, for threads (the CLI and the C++ tests)
+//   PgCell64       pg_atomic_* in PostgreSQL shared memory (src/pg/)
+// A cell needs fetch_add, load, and a compare_exchange that, like
+// std::atomic's, refreshes `expected` on failure.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 
 namespace locality {
-
-struct PlainCell32 {
-    std::uint32_t value = 0;
-    std::uint32_t fetch_add(std::uint32_t delta) noexcept {
-        const std::uint32_t old = value;
-        value = old + delta;
-        return old;
-    }
-};
 
 struct PlainCell64 {
     std::uint64_t value = 0;
@@ -41,13 +33,6 @@ struct PlainCell64 {
 
 // Relaxed ordering is enough: uniqueness needs each read-modify-write to be
 // atomic, not any ordering against other memory.
-struct AtomicCell32 {
-    std::atomic<std::uint32_t> value{0};
-    std::uint32_t fetch_add(std::uint32_t delta) noexcept {
-        return value.fetch_add(delta, std::memory_order_relaxed);
-    }
-};
-
 struct AtomicCell64 {
     std::atomic<std::uint64_t> value{0};
     std::uint64_t fetch_add(std::uint64_t delta) noexcept {
@@ -59,16 +44,23 @@ struct AtomicCell64 {
     }
 };
 
-// The three counters of a generator, on one kind of storage.
-template <class Cell32, class Cell64>
+// Sequential runs are kept for this many recent windows (10 hours 40
+// minutes): a window's slot is its number mod kRunSlots.
+constexpr std::uint32_t kRunSlots = 64;
+
+// The counters of a Locality UUID generator, on one kind of storage. Every
+// counter only grows, so a generator that starts again past the values it
+// reserved (src/pg/persistence) never repeats one.
+template <class Cell64>
 struct CounterCells {
-    Cell32 variable;             // variable mode: advanced by the prime
-    Cell64 sequential;           // sequential mode: (window << 32) | index in window
-    Cell32 explicit_sequential;  // sequential ids for a given time (backfills)
+    std::uint32_t variable_start = 0;  // variable-mode counter before the first id
+    Cell64 variable;                   // variable-mode ids drawn
+    Cell64 explicit_sequential;        // sequential ids for given times drawn
+    Cell64 runs[kRunSlots];            // (window + 1) << 32 | ids drawn in that window; 0: none
 };
 
-using PlainCounters = CounterCells<PlainCell32, PlainCell64>;
-using AtomicCounters = CounterCells<AtomicCell32, AtomicCell64>;
+using PlainCounters = CounterCells<PlainCell64>;
+using AtomicCounters = CounterCells<AtomicCell64>;
 
 // The two counters of a Hot Guid generator (hot_guid_generator.hpp).
 template <class Cell64>
@@ -79,5 +71,22 @@ struct HotGuidCells {
 
 using PlainHotGuidCells = HotGuidCells<PlainCell64>;
 using AtomicHotGuidCells = HotGuidCells<AtomicCell64>;
+
+// What a generator drew, for a caller that must make each draw durable
+// before the id is used (the server-wide counters persist reserved
+// high-water marks). `slot` and `window` are set for runs only.
+enum class Counter : std::uint8_t { variable, explicit_sequential, run, hot_guid };
+
+struct Draw {
+    Counter counter;
+    std::uint32_t slot;
+    std::uint32_t window;
+    std::uint64_t position;  // the value drawn: ids before this one in that counter
+};
+
+// The reservation policy of generators that need none.
+struct NoReservation {
+    constexpr bool operator()(const Draw &) const noexcept { return true; }
+};
 
 }  // namespace locality

@@ -1,22 +1,27 @@
 // Making Locality UUIDs: the counter rules of both modes, on any counter
 // storage (counter_cells.hpp).  Time is always passed in, so tests can drive
-// the clock (including backwards) and the caller decides where "now" comes from.
+// the clock (including backwards) and the caller decides where "now" comes
+// from. Every id carries the time it is made for: the clock's, or the given
+// one.
 //
 // Uniqueness argument, for one set of cells (one server with shared memory,
 // one backend without), independent of pid and node:
-//  * Variable mode: every id takes counter += 198491317 (odd, so the sequence
-//    visits all 2^32 values before repeating): two ids share a counter only
-//    2^32 ids apart, whatever their timestamps.
-//  * Sequential mode, clock time: the state (window, index) only moves
-//    forward.  Each id's counter is base(window) + 1 + index (index mod 2^31),
-//    and its timestamp is clamped into that window: ids of one window differ
-//    in counter, ids of different windows differ in timestamp.  When the
-//    clock steps back into an earlier window, ids keep the newest window's
-//    run and carry its start time until the clock catches up.
-//  * Sequential mode, explicit time: counter is base(window of the time) +
-//    2^31 + 1 + n, n from its own cell, so these offsets ([2^31+1, 2^32])
-//    never meet the clock-time offsets ([1, 2^31]) and never each other
-//    within 2^31 ids.
+//  * Variable mode: the n-th id (n from 0) has counter
+//    variable_start + (n + 1) * 198491317 mod 2^32. The prime is odd, so two
+//    ids share a counter only when their n differ by a multiple of 2^32.
+//  * Sequential mode, clock time: window w (10 minutes) keeps its own run in
+//    slot w mod 64: the i-th id made in w has counter base(w) + 1 + i,
+//    i < 2^31. Ids of one window differ in counter, ids of different windows
+//    in timestamp. When the clock steps back into a window whose run is
+//    still held, ids continue that run; a window whose slot now holds a
+//    later window (64 or more windows back, 10 h 40 min) is refused
+//    (window_too_old), never restarted.
+//  * Sequential mode, given time: the n-th such id has counter base(window
+//    of the time) + 2^31 + 1 + (n mod 2^31): offsets [2^31 + 1, 2^32] never
+//    meet the clock runs' [1, 2^31], nor each other within 2^31 ids.
+// Each draw is passed to a reservation policy before its id is made (see
+// counter_cells.hpp); a policy that refuses makes the call fail with
+// not_reserved, and that draw is never used.
 #pragma once
 
 #include <cstdint>
@@ -31,10 +36,18 @@ enum class Mode : std::uint8_t { variable, sequential };
 
 constexpr std::uint32_t kVariableStep = 198491317;        // prime
 constexpr std::uint32_t kIndexMask = 0x7FFFFFFF;          // 2^31 offsets per half
+constexpr std::uint32_t kRunIds = 0x80000000;             // ids per window run
 constexpr std::uint32_t kClockOffset = 1;                 // first id: base + 1
 constexpr std::uint32_t kExplicitOffset = 0x80000001;     // upper half
 
-enum class GenStatus : std::uint8_t { ok, time_out_of_range, hash_failed };
+enum class GenStatus : std::uint8_t {
+    ok,
+    time_out_of_range,
+    hash_failed,
+    window_too_old,  // the clock stands 64 or more windows behind the newest run
+    window_full,     // 2^31 ids in one window
+    not_reserved,    // the reservation policy refused the draw
+};
 
 // What identifies the generating process: pid mod 65536 and 28-bit node.
 struct Stamp {
@@ -42,33 +55,44 @@ struct Stamp {
     std::uint32_t node;
 };
 
-struct SequentialDraw {
-    std::uint32_t window;
+// The variable-mode counter of the n-th id.
+constexpr std::uint32_t variable_counter(std::uint32_t start, std::uint64_t n) noexcept {
+    return start + static_cast<std::uint32_t>(n + 1) * kVariableStep;
+}
+
+struct RunDraw {
+    GenStatus status;
+    std::uint32_t slot;
     std::uint32_t index;
 };
 
-constexpr std::uint64_t pack_sequential(std::uint32_t window, std::uint32_t index) noexcept {
-    return (static_cast<std::uint64_t>(window) << 32) | index;
-}
-
-template <class Cell32>
-std::uint32_t next_variable_counter(Cell32 &cell) noexcept {
-    return cell.fetch_add(kVariableStep) + kVariableStep;
-}
-
-// Takes the next place in the sequential run: re-bases (index 0) when `window`
-// is newer than the stored one, otherwise continues the stored window's run.
+// Takes the next place in window `window`'s run: a fetch-add while the
+// window keeps its slot, a compare-and-swap only when a newer window takes
+// the slot over.
 template <class Cell64>
-SequentialDraw draw_sequential(Cell64 &cell, std::uint32_t window) noexcept {
+RunDraw draw_run(Cell64 (&runs)[kRunSlots], std::uint32_t window) noexcept {
+    const std::uint32_t slot = window % kRunSlots;
+    Cell64 &cell = runs[slot];
+    const std::uint64_t mine = static_cast<std::uint64_t>(window) + 1;
     std::uint64_t seen = cell.load();
     for (;;) {
-        const auto stored_window = static_cast<std::uint32_t>(seen >> 32);
-        const auto stored_index = static_cast<std::uint32_t>(seen);
-        const std::uint64_t next = stored_window < window
-                                       ? pack_sequential(window, 0)
-                                       : pack_sequential(stored_window, stored_index + 1);
-        if (cell.compare_exchange(seen, next))
-            return {static_cast<std::uint32_t>(next >> 32), static_cast<std::uint32_t>(next)};
+        const std::uint64_t held = seen >> 32;
+        if (held == mine) {
+            if (static_cast<std::uint32_t>(seen) >= kRunIds) return {GenStatus::window_full, slot, 0};
+            const std::uint64_t before = cell.fetch_add(1);
+            if ((before >> 32) == mine) {
+                const auto index = static_cast<std::uint32_t>(before);
+                if (index >= kRunIds) return {GenStatus::window_full, slot, 0};
+                return {GenStatus::ok, slot, index};
+            }
+            // A newer window took the slot between the load and the add; the
+            // add only skipped a place in its run.
+            seen = before + 1;
+            continue;
+        }
+        if (held > mine) return {GenStatus::window_too_old, slot, 0};
+        // Empty, or an older window's run: this window's run starts.
+        if (cell.compare_exchange(seen, (mine << 32) | 1)) return {GenStatus::ok, slot, 0};
     }
 }
 
@@ -76,43 +100,49 @@ inline bool millis_in_range(std::int64_t ms) noexcept {
     return ms >= 0 && static_cast<std::uint64_t>(ms) <= kMaxMillis;
 }
 
+namespace detail {
+
+template <class Cells, class Reserve>
+GenStatus variable_id(Cells &cells, std::uint64_t ms, Stamp stamp, Reserve &reserve, Uuid16 *out) noexcept {
+    const std::uint64_t n = cells.variable.fetch_add(1);
+    if (!reserve(Draw{Counter::variable, 0, 0, n})) return GenStatus::not_reserved;
+    *out = encode_locality({nibble_reverse(variable_counter(cells.variable_start, n)), stamp.pid,
+                            stamp.node, ms});
+    return GenStatus::ok;
+}
+
+}  // namespace detail
+
 // An id made now (`now_ms` read from the clock by the caller).
-template <class Cells>
+template <class Cells, class Reserve = NoReservation>
 GenStatus make_clock_id(Cells &cells, WindowBaseCache &bases, Mode mode, std::int64_t now_ms,
-                        Stamp stamp, Uuid16 *out) noexcept {
+                        Stamp stamp, Uuid16 *out, Reserve reserve = {}) noexcept {
     if (!millis_in_range(now_ms)) return GenStatus::time_out_of_range;
-    auto ms = static_cast<std::uint64_t>(now_ms);
-    std::uint32_t written;
-    if (mode == Mode::variable) {
-        written = nibble_reverse(next_variable_counter(cells.variable));
-    } else {
-        const SequentialDraw d = draw_sequential(cells.sequential, window_of(ms));
-        std::uint32_t base;
-        if (!bases.get(d.window, &base)) return GenStatus::hash_failed;
-        written = base + kClockOffset + (d.index & kIndexMask);
-        const std::uint64_t start = window_start_millis(d.window);
-        if (ms < start) ms = start;  // clock stepped back: stay in the run's window
-    }
-    *out = encode_locality({written, stamp.pid, stamp.node, ms});
+    const auto ms = static_cast<std::uint64_t>(now_ms);
+    if (mode == Mode::variable) return detail::variable_id(cells, ms, stamp, reserve, out);
+    const std::uint32_t window = window_of(ms);
+    const RunDraw d = draw_run(cells.runs, window);
+    if (d.status != GenStatus::ok) return d.status;
+    if (!reserve(Draw{Counter::run, d.slot, window, d.index})) return GenStatus::not_reserved;
+    std::uint32_t base;
+    if (!bases.get(window, &base)) return GenStatus::hash_failed;
+    *out = encode_locality({base + kClockOffset + d.index, stamp.pid, stamp.node, ms});
     return GenStatus::ok;
 }
 
 // An id carrying a given time (backfills): uniqueness still from the counter.
-template <class Cells>
+template <class Cells, class Reserve = NoReservation>
 GenStatus make_id_at(Cells &cells, WindowBaseCache &bases, Mode mode, std::int64_t at_ms,
-                     Stamp stamp, Uuid16 *out) noexcept {
+                     Stamp stamp, Uuid16 *out, Reserve reserve = {}) noexcept {
     if (!millis_in_range(at_ms)) return GenStatus::time_out_of_range;
     const auto ms = static_cast<std::uint64_t>(at_ms);
-    std::uint32_t written;
-    if (mode == Mode::variable) {
-        written = nibble_reverse(next_variable_counter(cells.variable));
-    } else {
-        const std::uint32_t n = cells.explicit_sequential.fetch_add(1);
-        std::uint32_t base;
-        if (!bases.get(window_of(ms), &base)) return GenStatus::hash_failed;
-        written = base + kExplicitOffset + (n & kIndexMask);
-    }
-    *out = encode_locality({written, stamp.pid, stamp.node, ms});
+    if (mode == Mode::variable) return detail::variable_id(cells, ms, stamp, reserve, out);
+    const std::uint64_t n = cells.explicit_sequential.fetch_add(1);
+    if (!reserve(Draw{Counter::explicit_sequential, 0, 0, n})) return GenStatus::not_reserved;
+    std::uint32_t base;
+    if (!bases.get(window_of(ms), &base)) return GenStatus::hash_failed;
+    *out = encode_locality(
+        {base + kExplicitOffset + (static_cast<std::uint32_t>(n) & kIndexMask), stamp.pid, stamp.node, ms});
     return GenStatus::ok;
 }
 

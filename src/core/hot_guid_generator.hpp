@@ -37,7 +37,12 @@ constexpr std::uint64_t kHotCounterSpace = 1ULL << 24;
 constexpr std::uint64_t kHotRaceSlack = 1ULL << 16;
 constexpr std::uint64_t kHotIdsPerSecond = kHotCounterSpace - kHotRaceSlack;
 
-enum class HotStatus : std::uint8_t { ok, time_out_of_range, second_full };
+enum class HotStatus : std::uint8_t {
+    ok,
+    time_out_of_range,
+    second_full,
+    not_reserved,  // the reservation policy refused the draw (counter_cells.hpp)
+};
 
 // What identifies the generating process.
 struct HotStamp {
@@ -60,9 +65,9 @@ inline Uuid16 hot_id(std::uint32_t seconds, std::uint64_t draw, HotStamp stamp,
 }
 }  // namespace detail
 
-template <class Cells>
+template <class Cells, class Reserve = NoReservation>
 HotStatus make_hot_guid_now(Cells &cells, std::int64_t now_seconds, HotStamp stamp,
-                            std::uint32_t shard_key, Uuid16 *out) noexcept {
+                            std::uint32_t shard_key, Uuid16 *out, Reserve reserve = {}) noexcept {
     if (!hot_seconds_in_range(now_seconds)) return HotStatus::time_out_of_range;
     const auto now = static_cast<std::uint64_t>(now_seconds);
     for (int stale_draws = 0;; ++stale_draws) {
@@ -72,6 +77,7 @@ HotStatus make_hot_guid_now(Cells &cells, std::int64_t now_seconds, HotStamp sta
         // while the clock stood behind): the second is full.
         if (stale_draws > 3) return HotStatus::second_full;
         const std::uint64_t k = cells.draws.fetch_add(1);
+        if (!reserve(Draw{Counter::hot_guid, 0, 0, k})) return HotStatus::not_reserved;
         const auto k32 = static_cast<std::uint32_t>(k);
         std::uint64_t seen = cells.second.load();
         for (;;) {
@@ -96,11 +102,12 @@ HotStatus make_hot_guid_now(Cells &cells, std::int64_t now_seconds, HotStamp sta
     }
 }
 
-template <class Cells>
+template <class Cells, class Reserve = NoReservation>
 HotStatus make_hot_guid_at(Cells &cells, std::int64_t at_seconds, HotStamp stamp,
-                           std::uint32_t shard_key, Uuid16 *out) noexcept {
+                           std::uint32_t shard_key, Uuid16 *out, Reserve reserve = {}) noexcept {
     if (!hot_seconds_in_range(at_seconds)) return HotStatus::time_out_of_range;
     const std::uint64_t k = cells.draws.fetch_add(1);
+    if (!reserve(Draw{Counter::hot_guid, 0, 0, k})) return HotStatus::not_reserved;
     *out = detail::hot_id(static_cast<std::uint32_t>(at_seconds), k, stamp, shard_key);
     return HotStatus::ok;
 }

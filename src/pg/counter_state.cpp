@@ -1,27 +1,36 @@
 #include "counter_state.hpp"
 
+#include <cerrno>
+
+#include "civil_time.hpp"
 #include "machine.hpp"
 #include "node.hpp"
+#include "state_file.hpp"
+#include "wall_clock.hpp"
 
 namespace locality_pg {
 namespace {
 
 // --- shared memory: pg_atomic_* cells, no lock on the generation path -----
 
-struct SharedCounters {
-    pg_atomic_uint32 variable;
-    pg_atomic_uint64 sequential;
-    pg_atomic_uint32 explicit_sequential;
-    pg_atomic_uint64 hot_draws;
-    pg_atomic_uint64 hot_second;
+// Each counter on a cache line of its own, so backends drawing from
+// different counters do not contend for one line.
+struct alignas(64) Line {
+    pg_atomic_uint64 value;
 };
 
-struct PgCell32 {
-    pg_atomic_uint32 *atom;
-    uint32 fetch_add(uint32 delta) noexcept {
-        return pg_atomic_fetch_add_u32(atom, static_cast<int32>(delta));
-    }
+struct SharedCounters {
+    Line variable, explicit_sequential, hot_draws, hot_second;
+    Line runs[locality::kRunSlots];
+    // The reserved high-water marks (state_file.hpp): a draw below its mark
+    // needs nothing more; the draw that reaches it writes the file first.
+    Line variable_until, explicit_until, hot_until;
+    Line run_until[locality::kRunSlots];  // (window + 1) << 32 | ids reserved
+    alignas(64) pg_atomic_uint32 writer;  // 1 while a backend rewrites the file
+    uint32 variable_start;
 };
+
+SharedCounters *shared = nullptr;
 
 struct PgCell64 {
     pg_atomic_uint64 *atom;
@@ -34,7 +43,46 @@ struct PgCell64 {
     }
 };
 
-using SharedCells = locality::CounterCells<PgCell32, PgCell64>;
+// A backend's view of a shared counter that takes draws kBlock at a time
+// (one atomic add on the shared line per kBlock ids, so backends on
+// different cores rarely touch the same line) and hands them out one by
+// one. For a sequential run the draws carry their window (high 32 bits):
+// while a block lasts, load() answers from it, as the run as this backend
+// may use it; the draws were allocated to this backend, so using them stays
+// unique even after a newer window took the slot. A block of another window
+// than the caller's is dropped. Draws of a dropped block, or of a block
+// left when the backend exits, are skipped, never reused.
+constexpr uint64 kBlock = 256;
+
+struct BlockCell64 {
+    PgCell64 shared;
+    bool windowed = false;  // a sequential run: (window + 1) << 32 | index
+    uint64 next = 0;        // next draw of the cached block
+    uint64 end = 0;         // one past its last draw
+    uint64 loaded = 0;      // what load() last returned
+
+    uint64 load() noexcept {
+        if (windowed && next < end) return loaded = next;
+        return loaded = shared.load();
+    }
+    uint64 fetch_add(uint64 delta) noexcept {
+        // Only single draws come from the block; a run's block must be of
+        // the window the caller just loaded.
+        if (delta == 1 && next < end && (!windowed || (next >> 32) == (loaded >> 32))) return next++;
+        const uint64 before = shared.fetch_add(delta == 1 ? kBlock : delta);
+        if (delta == 1) {
+            next = before + 1;
+            end = before + kBlock;
+        }
+        return before;
+    }
+    bool compare_exchange(uint64 &expected, uint64 desired) noexcept {
+        next = end = 0;
+        return shared.compare_exchange(expected, desired);
+    }
+};
+
+using SharedCells = locality::CounterCells<BlockCell64>;
 using SharedHotCells = locality::HotGuidCells<PgCell64>;
 
 SharedCells shared_cells{};
@@ -45,6 +93,18 @@ bool shared_attached = false;
 shmem_request_hook_type prev_shmem_request_hook = nullptr;
 #endif
 shmem_startup_hook_type prev_shmem_startup_hook = nullptr;
+
+// Ids reserved per write of the state file: about one fsync per 2^21 ids of
+// a counter (and one per new 10-minute window); a restart skips at most
+// 2^22 of a counter. Hot Guid draws reserve 2^20: their counter field is 24
+// bits, and ids for one given second differ only within 2^24 draws, so a
+// restart must not skip a large share of it.
+constexpr uint64 kReserve = 1 << 22;
+constexpr uint64 kHotReserve = 1 << 20;
+
+uint64 reservation_of(const locality::Draw &d) {
+    return d.counter == locality::Counter::hot_guid ? kHotReserve : kReserve;
+}
 
 uint32 strong_random_u32() {
     uint32 v;
@@ -58,29 +118,166 @@ void shmem_request() {
 #if PG_VERSION_NUM >= 150000
     if (prev_shmem_request_hook) prev_shmem_request_hook();
 #endif
-    RequestAddinShmemSpace(MAXALIGN(sizeof(SharedCounters)));
+    RequestAddinShmemSpace(MAXALIGN(sizeof(SharedCounters)) + 64);
+}
+
+// --- reservations ------------------------------------------------------------
+
+pg_atomic_uint64 *until_of(const locality::Draw &d) {
+    switch (d.counter) {
+        case locality::Counter::variable: return &shared->variable_until.value;
+        case locality::Counter::explicit_sequential: return &shared->explicit_until.value;
+        case locality::Counter::hot_guid: return &shared->hot_until.value;
+        default: return &shared->run_until[d.slot].value;
+    }
+}
+
+// Whether d lies below its counter's mark less `margin`. A run's draw of a
+// window older than the one its slot's mark is for (a block taken before a
+// newer window took the slot) needs no mark: a restart starts that slot at
+// the newer window, which refuses the older one. So a run's mark never
+// moves back to an older window.
+bool covered(const locality::Draw &d, uint64 margin = 0) {
+    const uint64 until = pg_atomic_read_u64(until_of(d));
+    if (d.counter != locality::Counter::run) return d.position + margin < until;
+    const uint64 mine = static_cast<uint64>(d.window) + 1;
+    if ((until >> 32) != mine) return (until >> 32) > mine;
+    return d.position + margin < (until & 0xFFFFFFFF);
+}
+
+ReservedState snapshot() {
+    ReservedState s{};
+    s.variable_start = shared->variable_start;
+    s.variable = pg_atomic_read_u64(&shared->variable_until.value);
+    s.explicit_sequential = pg_atomic_read_u64(&shared->explicit_until.value);
+    s.hot_guid = pg_atomic_read_u64(&shared->hot_until.value);
+    for (uint32 i = 0; i < locality::kRunSlots; ++i) s.runs[i] = pg_atomic_read_u64(&shared->run_until[i].value);
+    return s;
+}
+
+void publish(const ReservedState &s) {
+    pg_atomic_write_u64(&shared->variable_until.value, s.variable);
+    pg_atomic_write_u64(&shared->explicit_until.value, s.explicit_sequential);
+    pg_atomic_write_u64(&shared->hot_until.value, s.hot_guid);
+    for (uint32 i = 0; i < locality::kRunSlots; ++i) pg_atomic_write_u64(&shared->run_until[i].value, s.runs[i]);
+}
+
+// The error of the last failed write, reported after the draw failed.
+int reserve_errno = 0;
+
+// Raises d's mark to d + kReserve and rewrites the file; the caller holds
+// the writer flag. False (errno saved) if the file could not be written.
+bool extend_reservation(const locality::Draw &d) {
+    ReservedState next = snapshot();
+    switch (d.counter) {
+        case locality::Counter::variable: next.variable = d.position + kReserve; break;
+        case locality::Counter::explicit_sequential: next.explicit_sequential = d.position + kReserve; break;
+        case locality::Counter::hot_guid: next.hot_guid = d.position + kHotReserve; break;
+        case locality::Counter::run:
+            next.runs[d.slot] = ((static_cast<uint64>(d.window) + 1) << 32) |
+                                Min(d.position + kReserve, static_cast<uint64>(locality::kRunIds));
+            break;
+    }
+    if (!write_state_file(next)) {
+        reserve_errno = errno;
+        return false;
+    }
+    publish(next);
+    return true;
+}
+
+// Makes sure `d` lies below a mark that is on disk. A draw past half of its
+// reservation raises the mark ahead of need, if no other backend is writing
+// the file, while everyone keeps drawing below the old mark; only a draw at
+// or past the mark itself waits for the file. No ereport and no allocation
+// in here: it runs inside the core's noexcept generators, and the writer
+// flag is always released.
+bool reserve(const locality::Draw &d) noexcept {
+    const uint64 half = reservation_of(d) / 2;
+    if (covered(d, half)) return true;
+    bool waited = false;
+    for (;;) {
+        const bool needed = !covered(d);
+        if (!needed && waited) return true;
+        uint32 free_flag = 0;
+        if (!pg_atomic_compare_exchange_u32(&shared->writer, &free_flag, 1)) {
+            if (!needed) return true;  // someone else is raising the mark
+            pg_usleep(100);            // the mark is reached: wait for the writer
+            waited = true;
+            continue;
+        }
+        const bool ok = covered(d, half) || extend_reservation(d);
+        pg_atomic_write_u32(&shared->writer, 0);
+        return ok || !needed;
+    }
+}
+
+struct SharedReservation {
+    bool operator()(const locality::Draw &d) const noexcept { return reserve(d); }
+};
+
+// --- start of a shared-memory lifetime (postmaster start, crash restart) ---
+
+// Starts every counter past the marks of the state file, and writes a new
+// file before the first id can be made.
+void restore_counters(SharedCounters *s, uint32 fresh_start, uint32 fresh_hot) {
+    ReservedState saved{};
+    const StateRead read = read_state_file(&saved);
+    if (read == StateRead::corrupt || read == StateRead::io_error)
+        ereport(FATAL, (errcode(ERRCODE_DATA_CORRUPTED),
+                        errmsg("could not read \"%s\" in the data directory", kStateFile),
+                        errdetail("The file holds the reserved counters of locality_uuid's "
+                                  "server-wide generators; starting without them could repeat ids."),
+                        errhint("Restore the file. Delete it only after giving this server a new "
+                                "locality_uuid.node_id and locality_uuid.machine_name.")));
+    const bool restored = read == StateRead::ok;
+    if (!restored) {
+        saved = ReservedState{};
+        saved.variable_start = fresh_start;
+        saved.hot_guid = fresh_hot;
+    }
+    s->variable_start = saved.variable_start;
+    pg_atomic_init_u64(&s->variable.value, saved.variable);
+    pg_atomic_init_u64(&s->explicit_sequential.value, saved.explicit_sequential);
+    pg_atomic_init_u64(&s->hot_draws.value, saved.hot_guid);
+    pg_atomic_init_u64(&s->variable_until.value, saved.variable);
+    pg_atomic_init_u64(&s->explicit_until.value, saved.explicit_sequential);
+    pg_atomic_init_u64(&s->hot_until.value, saved.hot_guid);
+    for (uint32 i = 0; i < locality::kRunSlots; ++i) {
+        pg_atomic_init_u64(&s->runs[i].value, saved.runs[i]);
+        pg_atomic_init_u64(&s->run_until[i].value, saved.runs[i]);
+    }
+    // Hot Guids made in this very second before the restart are not known:
+    // the second counts as full, so ids wait for the next one.
+    const uint64 second = static_cast<uint64>(locality::wall_clock_millis() / 1000);
+    const uint32 full_from = static_cast<uint32>(saved.hot_guid) - static_cast<uint32>(locality::kHotIdsPerSecond);
+    pg_atomic_init_u64(&s->hot_second.value, restored ? ((second + 1) << 32) | full_from : 0);
+    pg_atomic_init_u32(&s->writer, 0);
+    if (!write_state_file(saved))
+        ereport(FATAL, (errcode_for_file_access(), errmsg("could not write \"%s\": %m", kStateFile)));
+    ereport(LOG, (errmsg("locality_uuid: server-wide counters %s",
+                         restored ? "continue past the reserved marks in " "\"locality_uuid.state\""
+                                  : "start fresh (no \"locality_uuid.state\" yet)")));
 }
 
 void shmem_startup() {
     if (prev_shmem_startup_hook) prev_shmem_startup_hook();
+    // Drawn before taking the lock: pg_strong_random may block.
+    const uint32 fresh_start = strong_random_u32();
+    const uint32 fresh_hot = strong_random_u32();
     LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
     bool found;
-    auto *state = static_cast<SharedCounters *>(
-        ShmemInitStruct("locality_uuid counters", sizeof(SharedCounters), &found));
-    if (!found) {
-        // Variable mode starts anywhere; sequential runs start at window 0 so
-        // the first id re-bases to base + 1; explicit-time ids start at 0 so
-        // every server's backfill of a window shares a prefix.
-        pg_atomic_init_u32(&state->variable, strong_random_u32());
-        pg_atomic_init_u64(&state->sequential, 0);
-        pg_atomic_init_u32(&state->explicit_sequential, 0);
-        // Hot Guid counters start anywhere, as .NET's does.
-        pg_atomic_init_u64(&state->hot_draws, strong_random_u32());
-        pg_atomic_init_u64(&state->hot_second, 0);
-    }
+    void *raw = ShmemInitStruct("locality_uuid counters", MAXALIGN(sizeof(SharedCounters)) + 64, &found);
+    auto *state = reinterpret_cast<SharedCounters *>(TYPEALIGN(64, reinterpret_cast<uintptr_t>(raw)));
+    if (!found) restore_counters(state, fresh_start, fresh_hot);
     LWLockRelease(AddinShmemInitLock);
-    shared_cells = SharedCells{{&state->variable}, {&state->sequential}, {&state->explicit_sequential}};
-    shared_hot_cells = SharedHotCells{{&state->hot_draws}, {&state->hot_second}};
+    shared = state;
+    shared_cells.variable_start = state->variable_start;
+    shared_cells.variable = BlockCell64{{&state->variable.value}};
+    shared_cells.explicit_sequential = BlockCell64{{&state->explicit_sequential.value}};
+    for (uint32 i = 0; i < locality::kRunSlots; ++i)
+        shared_cells.runs[i] = BlockCell64{{&state->runs[i].value}, true};
+    shared_hot_cells = SharedHotCells{{&state->hot_draws.value}, {&state->hot_second.value}};
     shared_attached = true;
 }
 
@@ -92,43 +289,67 @@ int local_cells_pid = 0;  // the process that seeded local_cells and local_hot_c
 
 // A preloaded library's statics are copied into every forked backend, so the
 // seed is taken lazily in the process that uses it, never in the postmaster.
-locality::PlainCounters &backend_cells() {
-    if (local_cells_pid != MyProcPid) {
-        local_cells.variable.value = strong_random_u32();
-        local_cells.sequential.value = 0;
-        local_cells.explicit_sequential.value = strong_random_u32();
-        local_hot_cells.draws.value = strong_random_u32();
-        local_hot_cells.second.value = 0;
-        local_cells_pid = MyProcPid;
-    }
-    return local_cells;
-}
-
-locality::PlainHotGuidCells &backend_hot_cells() {
-    backend_cells();
-    return local_hot_cells;
+void seed_backend_cells() {
+    if (local_cells_pid == MyProcPid) return;
+    local_cells = locality::PlainCounters{};
+    local_cells.variable_start = strong_random_u32();
+    local_cells.explicit_sequential.value = strong_random_u32();
+    local_hot_cells = locality::PlainHotGuidCells{};
+    local_hot_cells.draws.value = strong_random_u32();
+    local_cells_pid = MyProcPid;
 }
 
 locality::WindowBaseCache window_bases;
 
-// Calls make(locality_cells, hot_guid_cells) with the active storage: the
-// server's shared memory, or this backend's own counters. The two kinds
-// have different types, hence a generic callable.
+// Calls make(locality_cells, hot_guid_cells, reservation) with the active
+// storage: the server's shared memory (whose draws must be reserved on
+// disk), or this backend's own counters. The kinds differ in type, hence a
+// generic callable.
 template <class Make>
 auto with_active_cells(Make make) {
-    return shared_attached ? make(shared_cells, shared_hot_cells)
-                           : make(backend_cells(), backend_hot_cells());
+    if (shared_attached) return make(shared_cells, shared_hot_cells, SharedReservation{});
+    seed_backend_cells();
+    return make(local_cells, local_hot_cells, locality::NoReservation{});
+}
+
+[[noreturn]] void report_not_reserved() {
+    errno = reserve_errno;
+    ereport(ERROR, (errcode_for_file_access(),
+                    errmsg("could not reserve ids in \"%s\": %m", kStateFile),
+                    errdetail("The server-wide counters persist their reserved marks before "
+                              "an id beyond them is made.")));
 }
 
 [[noreturn]] void report_failure(locality::GenStatus status, int64 millis) {
-    if (status == locality::GenStatus::time_out_of_range)
-        ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-                        errmsg("timestamp out of range for a Locality UUID"),
-                        errdetail("The id holds milliseconds since 1970-01-01 00:00:00 UTC in 48 "
-                                  "bits; got " INT64_FORMAT ".",
-                                  millis)));
-    ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
-                    errmsg("could not compute the sequential window base (MD5 unavailable)")));
+    switch (status) {
+        case locality::GenStatus::time_out_of_range:
+            ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+                            errmsg("timestamp out of range for a Locality UUID"),
+                            errdetail("The id holds milliseconds since 1970-01-01 00:00:00 UTC in 48 "
+                                      "bits; got " INT64_FORMAT ".",
+                                      millis)));
+            break;
+        case locality::GenStatus::window_too_old:
+            ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                            errmsg("the clock is 64 or more sequential windows behind the newest run"),
+                            errdetail("A sequential id for " INT64_FORMAT " ms would restart a run "
+                                      "that is no longer known, and could repeat ids.",
+                                      millis),
+                            errhint("Sequential ids resume when the clock catches up (10 hours 40 "
+                                    "minutes from the newest run); variable-mode ids still work.")));
+            break;
+        case locality::GenStatus::window_full:
+            ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+                            errmsg("2147483648 sequential ids in one 10-minute window"),
+                            errhint("The next window starts a new run.")));
+            break;
+        case locality::GenStatus::not_reserved:
+            report_not_reserved();
+        default:
+            ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
+                            errmsg("could not compute the sequential window base (MD5 unavailable)")));
+    }
+    pg_unreachable();
 }
 
 }  // namespace
@@ -149,9 +370,9 @@ bool counters_are_shared() { return shared_attached; }
 locality::Uuid16 make_locality_id(bool at_given_time, locality::Mode mode, int64 millis) {
     const locality::Stamp stamp{static_cast<uint16>(MyProcPid & 0xFFFF), current_node()};
     locality::Uuid16 id;
-    const locality::GenStatus status = with_active_cells([&](auto &cells, auto &) {
-        return at_given_time ? locality::make_id_at(cells, window_bases, mode, millis, stamp, &id)
-                             : locality::make_clock_id(cells, window_bases, mode, millis, stamp, &id);
+    const locality::GenStatus status = with_active_cells([&](auto &cells, auto &, auto reservation) {
+        return at_given_time ? locality::make_id_at(cells, window_bases, mode, millis, stamp, &id, reservation)
+                             : locality::make_clock_id(cells, window_bases, mode, millis, stamp, &id, reservation);
     });
     if (status != locality::GenStatus::ok) report_failure(status, millis);
     return id;
@@ -160,10 +381,24 @@ locality::Uuid16 make_locality_id(bool at_given_time, locality::Mode mode, int64
 locality::Uuid16 make_hot_guid(bool at_given_time, int64 seconds, uint32 shard_key) {
     const locality::HotStamp stamp = current_hot_stamp();
     locality::Uuid16 id;
-    const locality::HotStatus status = with_active_cells([&](auto &, auto &hot_cells) {
-        return at_given_time ? locality::make_hot_guid_at(hot_cells, seconds, stamp, shard_key, &id)
-                             : locality::make_hot_guid_now(hot_cells, seconds, stamp, shard_key, &id);
-    });
+    auto make = [&](int64 at) {
+        return with_active_cells([&](auto &, auto &hot_cells, auto reservation) {
+            return at_given_time ? locality::make_hot_guid_at(hot_cells, at, stamp, shard_key, &id, reservation)
+                                 : locality::make_hot_guid_now(hot_cells, at, stamp, shard_key, &id, reservation);
+        });
+    };
+    locality::HotStatus status = make(seconds);
+    if (status == locality::HotStatus::second_full) {
+        // Wait for the next second (at most one), then try once more.
+        const int64 next_ms = (seconds + 1) * 1000;
+        for (int64 now = locality::wall_clock_millis(); now < next_ms && now >= next_ms - 1000;
+             now = locality::wall_clock_millis()) {
+            CHECK_FOR_INTERRUPTS();
+            pg_usleep(Min(next_ms - now, static_cast<int64>(10)) * 1000L);
+        }
+        seconds = locality::floor_div(locality::wall_clock_millis(), 1000);
+        status = make(seconds);
+    }
     if (status == locality::HotStatus::time_out_of_range)
         ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
                         errmsg("timestamp out of range for a Hot Guid"),
@@ -175,9 +410,11 @@ locality::Uuid16 make_hot_guid(bool at_given_time, int64 seconds, uint32 shard_k
                         errmsg("more than %u Hot Guids in one second",
                                static_cast<unsigned>(locality::kHotIdsPerSecond)),
                         errdetail("The 24-bit counter of this %s's generator has no value left for "
-                                  "this second; ids are never repeated.",
+                                  "this second, also after waiting for the next; ids are never "
+                                  "repeated.",
                                   shared_attached ? "server" : "backend"),
-                        errhint("Retry in the next second.")));
+                        errhint("Retry later.")));
+    if (status == locality::HotStatus::not_reserved) report_not_reserved();
     return id;
 }
 

@@ -18,8 +18,9 @@ PGDLLEXPORT void _PG_init(void);
 
 void _PG_init(void) {
     locality_pg::define_settings();
-    if (process_shared_preload_libraries_in_progress && locality_pg::setting_shared_counter)
-        locality_pg::request_shared_counters();
+    if (!process_shared_preload_libraries_in_progress) return;
+    locality_pg::detect_node_for_server();
+    if (locality_pg::setting_shared_counter) locality_pg::request_shared_counters();
 }
 
 // 'server' when one shared-memory counter serves every backend, else 'backend'.

@@ -11,6 +11,9 @@ bool detected = false;
 locality::DetectedNode detected_node{};
 char detected_source[64];
 
+// Looks the MAC up once in this process. When the library is preloaded,
+// that is the postmaster at start, and every backend inherits the result:
+// one node value per server, even if interfaces come up later.
 const locality::DetectedNode &detect_once() {
     if (!detected) {
         detected_node = locality::detect_node();
@@ -24,6 +27,13 @@ const locality::DetectedNode &detect_once() {
 }
 
 }  // namespace
+
+void detect_node_for_server() {
+    if (!detect_once().found && setting_node_id == kNodeIdDetect)
+        ereport(LOG, (errmsg("locality_uuid: no active non-loopback MAC address found; Locality UUIDs "
+                             "carry node value 0"),
+                      errhint("Set locality_uuid.node_id to give this server its own node value.")));
+}
 
 uint32 current_node() {
     if (setting_node_id != kNodeIdDetect) return static_cast<uint32>(setting_node_id);

@@ -6,6 +6,10 @@
 
 namespace locality_pg {
 
+// Detects the MAC now, in the postmaster when preloaded (backends inherit
+// it), and LOGs when there is none and no node_id is set.
+void detect_node_for_server();
+
 uint32 current_node();
 
 // "setting", "mac <interface>" or "none": where current_node() comes from.

@@ -16,14 +16,15 @@ void define_settings() {
         "over range shards. On: ids made in the same 10-minute window share a prefix.",
         &setting_sequential, false, PGC_USERSET, 0, nullptr, nullptr, nullptr);
 
-    // Superuser-only: a node id is part of the fleet-wide uniqueness contract,
-    // and the detected default exposes part of a MAC address.
+    // One node identity per server: set in postgresql.conf (or ALTER
+    // SYSTEM), never per role, database or session. It is part of the
+    // fleet-wide uniqueness contract.
     DefineCustomIntVariable(
-        "locality_uuid.node_id", "28-bit node value written into Locality UUIDs.",
+        "locality_uuid.node_id", "This server's 28-bit node value, written into Locality UUIDs.",
         "-1 uses the last 28 bits of the first active non-loopback MAC address. Give every "
         "server of a fleet its own value.",
         &setting_node_id, kNodeIdDetect, kNodeIdDetect, static_cast<int>(locality::kNodeMask),
-        PGC_SUSET, 0, nullptr, nullptr, nullptr);
+        PGC_SIGHUP, 0, nullptr, nullptr, nullptr);
 
     // One machine identity per server, like the host name it stands for.
     DefineCustomStringVariable(
@@ -31,14 +32,18 @@ void define_settings() {
         "Empty: the host name up to its first '.', as .NET's Environment.MachineName.",
         &setting_machine_name, "", PGC_SIGHUP, 0, nullptr, nullptr, nullptr);
 
-    // A postmaster-level setting can only be defined while preloading; without
-    // preloading there is no shared memory to choose anyway.
-    if (process_shared_preload_libraries_in_progress)
-        DefineCustomBoolVariable(
-            "locality_uuid.shared_counter",
+    // Defined whether or not the library is preloaded, so that a value in
+    // postgresql.conf is not reported as an unknown setting by every session
+    // that loads the library late. It only has an effect when preloaded;
+    // PostgreSQL allows a postmaster-level variable only then, so a library
+    // loaded late defines it as reloadable, which changes nothing either.
+    DefineCustomBoolVariable(
+        "locality_uuid.shared_counter",
         "Keeps one counter per server in shared memory (needs shared_preload_libraries).",
         "Off: each backend keeps its own randomly seeded counter, as without preloading.",
-        &setting_shared_counter, true, PGC_POSTMASTER, 0, nullptr, nullptr, nullptr);
+        &setting_shared_counter, true,
+        process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP, 0, nullptr,
+        nullptr, nullptr);
 
 #if PG_VERSION_NUM >= 150000
     MarkGUCPrefixReserved("locality_uuid");

@@ -44,7 +44,7 @@ size_t duplicates(const std::vector<IdKey> &sorted) {
 
 TEST(SharedCounters, VariableModeGivesTenMillionDistinctCounters) {
     AtomicCounters cells;
-    cells.variable.value = 0xDEADBEEF;
+    cells.variable_start = 0xDEADBEEF;
     // Same pid, node and millisecond for every id: only the counter can differ.
     const auto all = run_threads([&](WindowBaseCache &bases, int, int) {
         Uuid16 u{};

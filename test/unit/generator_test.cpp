@@ -33,7 +33,7 @@ std::uint32_t counter(const Uuid16 &u, Mode m) { return counter_of(decode_locali
 
 TEST(VariableMode, AdvancesByThePrimeAndStoresReversed) {
     Gen g;
-    g.cells.variable.value = 3488672514u - kVariableStep;
+    g.cells.variable_start = 3488672514u - kVariableStep;
     const Uuid16 u = g.clock(Mode::variable, 1350327498450);
     EXPECT_EQ(hex(u), "20be0ffc7a7fbd537a50013a65ca76d2");
     EXPECT_EQ(counter(g.clock(Mode::variable, 1350327498450), Mode::variable),
@@ -42,7 +42,7 @@ TEST(VariableMode, AdvancesByThePrimeAndStoresReversed) {
 
 TEST(VariableMode, FirstHexDigitChangesOnEveryId) {
     Gen g;
-    g.cells.variable.value = 0x12345678;
+    g.cells.variable_start = 0x12345678;
     Uuid16 prev = g.clock(Mode::variable, 1);
     for (int i = 0; i < 100000; ++i) {
         const Uuid16 next = g.clock(Mode::variable, 1);
@@ -53,7 +53,7 @@ TEST(VariableMode, FirstHexDigitChangesOnEveryId) {
 
 TEST(VariableMode, CounterWrapsModulo2To32AndVisitsEveryValue) {
     Gen g;
-    g.cells.variable.value = 0xFFFFFFFFu - 5;
+    g.cells.variable_start = 0xFFFFFFFFu - 5;
     EXPECT_EQ(counter(g.clock(Mode::variable, 0), Mode::variable),
               static_cast<std::uint32_t>(0xFFFFFFFFull - 5 + kVariableStep));
 }
@@ -61,11 +61,9 @@ TEST(VariableMode, CounterWrapsModulo2To32AndVisitsEveryValue) {
 TEST(VariableMode, CounterRepeatsOnlyAfterExactly2To32Ids) {
     // Walks the whole cycle through the generator's own counter rule: the
     // first repeat of the starting counter is the 2^32-th id.
-    PlainCell32 cell;
-    cell.value = 0x12345678u;
-    const std::uint32_t start = next_variable_counter(cell);
+    const std::uint32_t first = variable_counter(0x12345678u, 0);
     std::uint64_t n = 1;
-    while (next_variable_counter(cell) != start) ++n;
+    while (variable_counter(0x12345678u, n) != first) ++n;
     EXPECT_EQ(n, 1ull << 32);
 }
 
@@ -90,13 +88,88 @@ TEST(SequentialMode, RebasesWhenTheWindowRollsOver) {
     EXPECT_EQ(decode_locality(next).millis, static_cast<std::uint64_t>(last + 1));
 }
 
-TEST(SequentialMode, ClockSteppingBackKeepsTheNewestRunAndClampsTime) {
+TEST(SequentialMode, TheFirstIdOfWindowZeroIsBasePlusOne) {
     Gen g;
-    const std::int64_t later = utc_millis(2024, 1, 1, 12, 10, 0, 5);
-    const Uuid16 a = g.clock(Mode::sequential, later);
-    const Uuid16 b = g.clock(Mode::sequential, later - 3600000);  // clock stepped back 1 h
+    std::uint32_t base = 0;
+    ASSERT_TRUE(window_base(0, &base));
+    EXPECT_EQ(counter(g.clock(Mode::sequential, 0), Mode::sequential), base + 1);
+    EXPECT_EQ(counter(g.clock(Mode::sequential, 599999), Mode::sequential), base + 2);
+}
+
+TEST(SequentialMode, ClockSteppingBackContinuesThatWindowsRunWithItsRealTime) {
+    Gen g;
+    const std::int64_t now = utc_millis(2024, 1, 1, 12, 5, 0, 5);
+    const Uuid16 a = g.clock(Mode::sequential, now);
+    const Uuid16 b = g.clock(Mode::sequential, now + 1);
+    g.clock(Mode::sequential, now + 3600000);                // one id an hour ahead
+    const Uuid16 c = g.clock(Mode::sequential, now + 2);     // and back
+    // c continues the 12:00 window's run after b, and carries its own time.
+    EXPECT_EQ(counter(c, Mode::sequential), counter(b, Mode::sequential) + 1);
     EXPECT_EQ(counter(b, Mode::sequential), counter(a, Mode::sequential) + 1);
-    EXPECT_EQ(decode_locality(b).millis, window_start_millis(window_of(later)));
+    EXPECT_EQ(decode_locality(c).millis, static_cast<std::uint64_t>(now + 2));
+    // Stepping back into a window never used starts its run at base + 1.
+    const Uuid16 d = g.clock(Mode::sequential, now - 1800000);
+    std::uint32_t base = 0;
+    ASSERT_TRUE(window_base(window_of(static_cast<std::uint64_t>(now - 1800000)), &base));
+    EXPECT_EQ(counter(d, Mode::sequential), base + 1);
+}
+
+TEST(SequentialMode, AWindow64OrMoreBehindTheNewestRunIsRefused) {
+    Gen g;
+    const std::int64_t now = utc_millis(2024, 1, 1, 12, 0);
+    g.clock(Mode::sequential, now);
+    g.clock(Mode::sequential, now + 64 * kWindowMillis);     // takes the same slot
+    Uuid16 u{};
+    EXPECT_EQ(make_clock_id(g.cells, g.bases, Mode::sequential, now, kStamp, &u), GenStatus::window_too_old);
+    // 63 windows back is still held.
+    g.clock(Mode::sequential, now + kWindowMillis);
+    EXPECT_EQ(make_clock_id(g.cells, g.bases, Mode::sequential, now + kWindowMillis, kStamp, &u), GenStatus::ok);
+}
+
+TEST(SequentialMode, AWindowHolds2To31IdsThenRefuses) {
+    Gen g;
+    const std::int64_t now = utc_millis(2024, 1, 1, 12, 0);
+    g.cells.runs[window_of(now) % kRunSlots].value =
+        ((static_cast<std::uint64_t>(window_of(now)) + 1) << 32) | (kRunIds - 1);
+    Uuid16 u{};
+    ASSERT_EQ(make_clock_id(g.cells, g.bases, Mode::sequential, now, kStamp, &u), GenStatus::ok);
+    std::uint32_t base = 0;
+    ASSERT_TRUE(window_base(window_of(now), &base));
+    EXPECT_EQ(counter(u, Mode::sequential), base + kRunIds);  // the last offset, 2^31
+    EXPECT_EQ(make_clock_id(g.cells, g.bases, Mode::sequential, now, kStamp, &u), GenStatus::window_full);
+    EXPECT_EQ(make_clock_id(g.cells, g.bases, Mode::sequential, now, kStamp, &u), GenStatus::window_full);
+}
+
+TEST(SequentialMode, NoIdCarriesATimeLaterThanTheClock) {
+    // Clock forward one hour for one id, then back: every id's time is the
+    // clock reading it was made with.
+    Gen g;
+    const std::int64_t t0 = utc_millis(2024, 1, 1, 11, 55);
+    for (std::int64_t step = 0; step < 1000; ++step) {
+        const std::int64_t now = step == 500 ? t0 + 3600000 : t0 + step;
+        EXPECT_EQ(decode_locality(g.clock(Mode::sequential, now)).millis, static_cast<std::uint64_t>(now));
+    }
+}
+
+TEST(Reservation, EveryDrawPassesThePolicyAndARefusalIssuesNoId) {
+    Gen g;
+    std::vector<Draw> seen;
+    auto record = [&](const Draw &d) { seen.push_back(d); return d.position != 2; };
+    Uuid16 u{};
+    const std::int64_t now = utc_millis(2024, 1, 1, 12, 0);
+    EXPECT_EQ(make_clock_id(g.cells, g.bases, Mode::variable, now, kStamp, &u, record), GenStatus::ok);
+    EXPECT_EQ(make_clock_id(g.cells, g.bases, Mode::sequential, now, kStamp, &u, record), GenStatus::ok);
+    EXPECT_EQ(make_id_at(g.cells, g.bases, Mode::sequential, now, kStamp, &u, record), GenStatus::ok);
+    EXPECT_EQ(make_id_at(g.cells, g.bases, Mode::variable, now, kStamp, &u, record), GenStatus::ok);
+    EXPECT_EQ(make_id_at(g.cells, g.bases, Mode::variable, now, kStamp, &u, record), GenStatus::not_reserved);
+    ASSERT_EQ(seen.size(), 5u);
+    EXPECT_EQ(seen[0].counter, Counter::variable);
+    EXPECT_EQ(seen[1].counter, Counter::run);
+    EXPECT_EQ(seen[1].window, window_of(static_cast<std::uint64_t>(now)));
+    EXPECT_EQ(seen[1].slot, window_of(static_cast<std::uint64_t>(now)) % kRunSlots);
+    EXPECT_EQ(seen[2].counter, Counter::explicit_sequential);
+    EXPECT_EQ(seen[3].position, 1u);  // the variable counter's second draw
+    EXPECT_EQ(seen[4].position, 2u);
 }
 
 TEST(SequentialMode, ClockSteppingBackNeverRepeatsAnId) {
@@ -114,7 +187,7 @@ TEST(SequentialMode, ClockSteppingBackNeverRepeatsAnId) {
 
 TEST(ExplicitTime, VariableSharesTheClockCounter) {
     Gen g;
-    g.cells.variable.value = 7;
+    g.cells.variable_start = 7;
     const Uuid16 a = g.clock(Mode::variable, 1000);
     const Uuid16 b = g.at(Mode::variable, 5);
     EXPECT_EQ(counter(b, Mode::variable), counter(a, Mode::variable) + kVariableStep);

@@ -1,0 +1,112 @@
+#include "state_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+
+namespace locality_pg {
+namespace {
+
+// Text, one value a line, so a DBA can read it:
+//   locality_uuid state 1
+//   variable_start 2863311530
+//   variable 1048576
+//   explicit 0
+//   hot 3221225472
+//   run 12 2891234 1048576        slot, window + 1, ids reserved
+//   end
+constexpr const char *kHeader = "locality_uuid state 1";
+constexpr const char *kTempFile = "locality_uuid.state.tmp";
+
+int format_state(const ReservedState &s, char *buf, size_t size) {
+    int n = snprintf(buf, size, "%s\nvariable_start %" PRIu32 "\nvariable %" PRIu64 "\nexplicit %" PRIu64
+                     "\nhot %" PRIu64 "\n",
+                     kHeader, s.variable_start, static_cast<uint64_t>(s.variable),
+                     static_cast<uint64_t>(s.explicit_sequential), static_cast<uint64_t>(s.hot_guid));
+    for (uint32 slot = 0; slot < locality::kRunSlots; ++slot)
+        if (s.runs[slot] != 0)
+            n += snprintf(buf + n, size - n, "run %" PRIu32 " %" PRIu64 " %" PRIu64 "\n", slot,
+                          static_cast<uint64_t>(s.runs[slot] >> 32),
+                          static_cast<uint64_t>(s.runs[slot] & 0xFFFFFFFF));
+    n += snprintf(buf + n, size - n, "end\n");
+    return n;
+}
+
+bool write_all(int fd, const char *buf, size_t len) {
+    while (len > 0) {
+        const ssize_t w = write(fd, buf, len);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        buf += w;
+        len -= static_cast<size_t>(w);
+    }
+    return true;
+}
+
+}  // namespace
+
+bool write_state_file(const ReservedState &state) {
+    char buf[8192];
+    const int len = format_state(state, buf, sizeof buf);
+    const int fd = open(kTempFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) return false;
+    if (!write_all(fd, buf, static_cast<size_t>(len)) || fsync(fd) != 0) {
+        const int saved = errno;
+        close(fd);
+        errno = saved;
+        return false;
+    }
+    if (close(fd) != 0 || rename(kTempFile, kStateFile) != 0) return false;
+    // The rename itself must survive a crash: fsync the directory.
+    const int dir = open(".", O_RDONLY | O_CLOEXEC);
+    if (dir < 0) return false;
+    const bool synced = fsync(dir) == 0;
+    const int saved = errno;
+    close(dir);
+    errno = saved;
+    return synced;
+}
+
+StateRead read_state_file(ReservedState *state) {
+    FILE *f = fopen(kStateFile, "r");
+    if (f == nullptr) return errno == ENOENT ? StateRead::missing : StateRead::io_error;
+    *state = ReservedState{};
+    char line[256];
+    bool header = false, end = false, start = false;
+    while (fgets(line, sizeof line, f) != nullptr) {
+        uint64_t a = 0, b = 0, c = 0;
+        uint32_t u = 0;
+        if (!header) {
+            header = strcmp(line, "locality_uuid state 1\n") == 0;
+            if (!header) break;
+        } else if (sscanf(line, "variable_start %" SCNu32, &u) == 1) {
+            state->variable_start = u;
+            start = true;
+        } else if (sscanf(line, "variable %" SCNu64, &a) == 1) {
+            state->variable = a;
+        } else if (sscanf(line, "explicit %" SCNu64, &a) == 1) {
+            state->explicit_sequential = a;
+        } else if (sscanf(line, "hot %" SCNu64, &a) == 1) {
+            state->hot_guid = a;
+        } else if (sscanf(line, "run %" SCNu64 " %" SCNu64 " %" SCNu64, &a, &b, &c) == 3 &&
+                   a < locality::kRunSlots && b <= 0xFFFFFFFF && c <= 0xFFFFFFFF) {
+            state->runs[a] = (b << 32) | c;
+        } else if (strcmp(line, "end\n") == 0) {
+            end = true;
+            break;
+        } else {
+            break;
+        }
+    }
+    const bool read_error = ferror(f) != 0;
+    fclose(f);
+    if (read_error) return StateRead::io_error;
+    return header && start && end ? StateRead::ok : StateRead::corrupt;
+}
+
+}  // namespace locality_pg
