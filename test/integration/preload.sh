@@ -90,7 +90,26 @@ check_per_backend_after_fork() {
   echo "a fresh backend's first sequential id is its window's base + 1"
 }
 
-export -f check_shared check_per_backend_after_fork fail q
+# Not preloaded, with locality_uuid.shared_counter in postgresql.conf: a
+# session that loads the library late gets no warning about it. Settings
+# are placeholders until the library is loaded, and PostgreSQL refuses an
+# ordinary role's ALTER ROLE/DATABASE SET of a placeholder; once the
+# session has loaded the library, the role may.
+check_not_preloaded() {
+  q -c "CREATE EXTENSION locality_uuid" -c "CREATE ROLE regress_owner" -c "ALTER DATABASE postgres OWNER TO regress_owner"
+  out=$(psql -X -q -At -c "SELECT locality_uuid_counter_scope()" 2>&1)
+  [ "$out" = backend ] || fail "loading the library late with shared_counter in postgresql.conf: $out"
+  echo "not preloaded, shared_counter in postgresql.conf: no warning when a session loads the library"
+  out=$(psql -X -q -c "SET ROLE regress_owner" -c "ALTER DATABASE postgres SET locality_uuid.sequential = on" 2>&1 || true)
+  grep -q 'permission denied to set parameter "locality_uuid.sequential"' <<<"$out" ||
+    fail "an ordinary role set a placeholder: $out"
+  q -c "SET ROLE regress_owner" -c "SELECT locality_uuid_counter_scope()" -c "ALTER DATABASE postgres SET locality_uuid.sequential = on" >/dev/null
+  [ "$(q -c 'SHOW locality_uuid.sequential')" = on ] || fail "database setting after loading the library"
+  echo "not preloaded: an ordinary role's ALTER DATABASE SET is refused until its session loaded the library"
+}
+
+export -f check_shared check_per_backend_after_fork check_not_preloaded fail q
 with_cluster -o shared_preload_libraries=locality_uuid -o locality_uuid.node_id=268435455 -- bash -c check_shared
 with_cluster -o shared_preload_libraries=locality_uuid -o locality_uuid.shared_counter=off -- bash -c check_per_backend_after_fork
+with_cluster -o locality_uuid.shared_counter=off -- bash -c check_not_preloaded
 echo "preload checks passed"

@@ -1,0 +1,10 @@
+-- PostgreSQL 18+ lists loaded libraries with their name and version
+-- (PG_MODULE_MAGIC_EXT). Before 18 there is no such function:
+-- expected/loaded_modules_1.out.
+SELECT current_setting('server_version_num')::int < 180000 AS before_18 \gset
+\if :before_18
+\quit
+\endif
+
+SELECT locality_uuid_counter_scope() IS NOT NULL AS library_loaded;
+SELECT module_name, version, file_name FROM pg_get_loaded_modules() WHERE module_name = 'locality_uuid';
