@@ -5,6 +5,7 @@
 #include "civil_time.hpp"
 #include "machine.hpp"
 #include "node.hpp"
+#include "settings.hpp"
 #include "state_file.hpp"
 #include "wall_clock.hpp"
 
@@ -137,7 +138,7 @@ pg_atomic_uint64 *until_of(const locality::Draw &d) {
 // newer window took the slot) needs no mark: a restart starts that slot at
 // the newer window, which refuses the older one. So a run's mark never
 // moves back to an older window.
-bool covered(const locality::Draw &d, uint64 margin = 0) {
+inline bool covered(const locality::Draw &d, uint64 margin = 0) {
     const uint64 until = pg_atomic_read_u64(until_of(d));
     if (d.counter != locality::Counter::run) return d.position + margin < until;
     const uint64 mine = static_cast<uint64>(d.window) + 1;
@@ -191,10 +192,10 @@ bool extend_reservation(const locality::Draw &d) {
 // the file, while everyone keeps drawing below the old mark; only a draw at
 // or past the mark itself waits for the file. No ereport and no allocation
 // in here: it runs inside the core's noexcept generators, and the writer
-// flag is always released.
-bool reserve(const locality::Draw &d) noexcept {
+// flag is always released. (The common case, a draw well below its mark,
+// is the inline check in SharedReservation.)
+__attribute__((noinline)) bool reserve_slow(const locality::Draw &d) noexcept {
     const uint64 half = reservation_of(d) / 2;
-    if (covered(d, half)) return true;
     bool waited = false;
     for (;;) {
         const bool needed = !covered(d);
@@ -213,7 +214,9 @@ bool reserve(const locality::Draw &d) noexcept {
 }
 
 struct SharedReservation {
-    bool operator()(const locality::Draw &d) const noexcept { return reserve(d); }
+    bool operator()(const locality::Draw &d) const noexcept {
+        return covered(d, reservation_of(d) / 2) || reserve_slow(d);
+    }
 };
 
 // --- start of a shared-memory lifetime (postmaster start, crash restart) ---
@@ -367,8 +370,22 @@ void request_shared_counters() {
 
 bool counters_are_shared() { return shared_attached; }
 
+// This backend's pid and node value, recomputed only when the node value
+// can have changed (a reload of locality_uuid.node_id).
+locality::Stamp current_stamp() {
+    static int stamp_pid = 0;
+    static int stamp_setting = 0;
+    static locality::Stamp stamp{};
+    if (stamp_pid != MyProcPid || stamp_setting != setting_node_id) {
+        stamp = locality::Stamp{static_cast<uint16>(MyProcPid & 0xFFFF), current_node()};
+        stamp_pid = MyProcPid;
+        stamp_setting = setting_node_id;
+    }
+    return stamp;
+}
+
 locality::Uuid16 make_locality_id(bool at_given_time, locality::Mode mode, int64 millis) {
-    const locality::Stamp stamp{static_cast<uint16>(MyProcPid & 0xFFFF), current_node()};
+    const locality::Stamp stamp = current_stamp();
     locality::Uuid16 id;
     const locality::GenStatus status = with_active_cells([&](auto &cells, auto &, auto reservation) {
         return at_given_time ? locality::make_id_at(cells, window_bases, mode, millis, stamp, &id, reservation)

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installing as DBAs and packagers do: a build in its own directory (VPATH,
+# as pg_buildext does), make install into DESTDIR with PREFIX or bindir for
+# the CLI, make uninstall removing everything it installed, make clean
+# removing the CLI; and META.json (PGXN) naming the control file's version.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+version=$(sed -n "s/^default_version *= *'\(.*\)'/\1/p" "$ROOT/locality_uuid.control")
+meta=$(python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print(m["version"], m["provides"]["locality_uuid"]["version"], m["meta-spec"]["version"])' "$ROOT/META.json")
+read -r dist provides spec <<<"$meta"
+# PGXN versions are semantic versions: 1.1 is written 1.1.0.
+[ "$provides" = "$version.0" ] && [ "$dist" = "$version.0" ] && [ "$spec" = 1.0.0 ] ||
+  fail "META.json ($dist, provides $provides, meta-spec $spec) does not match default_version $version"
+echo "META.json: meta-spec 1.0.0, provides locality_uuid $provides = default_version $version"
+
+# A clean copy of the tree, built elsewhere.
+mkdir "$work/src" "$work/build"
+(cd "$ROOT" && git ls-files -z --cached --others --exclude-standard |
+   tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$work/src"
+mk() { make -s -C "$work/build" -f "$work/src/Makefile" VPATH="$work/src" PG_CONFIG="$PG_CONFIG" "$@"; }
+mk -j"$(nproc)" CXXFLAGS="-O1 -g0" LDFLAGS="-Wl,-z,now" >/dev/null
+[ -f "$work/build/locality_uuid.so" ] && [ -x "$work/build/locality-uuid" ] || fail "VPATH build"
+
+mk install DESTDIR="$work/root" PREFIX=/usr >/dev/null
+find "$work/root" -type f | sed "s|$work/root||" | sort >"$work/installed"
+grep -qx /usr/bin/locality-uuid "$work/installed" || fail "CLI not in PREFIX/bin"
+grep -qx "$("$PG_CONFIG" --pkglibdir)/locality_uuid.so" "$work/installed" || fail "module not installed"
+grep -qx "$("$PG_CONFIG" --sharedir)/extension/locality_uuid--$version.sql" "$work/installed" || fail "install script"
+echo "make install DESTDIR=... PREFIX=/usr: $(wc -l <"$work/installed") files, CLI in /usr/bin"
+mk uninstall DESTDIR="$work/root" PREFIX=/usr >/dev/null
+left=$(find "$work/root" -type f | wc -l)
+[ "$left" = 0 ] || fail "make uninstall left $left files"
+mk install DESTDIR="$work/root" bindir=/opt/tools/bin >/dev/null
+[ -x "$work/root/opt/tools/bin/locality-uuid" ] || fail "bindir= not honoured"
+mk uninstall DESTDIR="$work/root" bindir=/opt/tools/bin >/dev/null
+[ ! -e "$work/root/opt/tools/bin/locality-uuid" ] || fail "uninstall with bindir="
+echo "make uninstall removes every file it installed; bindir= places the CLI"
+mk clean
+[ ! -e "$work/build/locality-uuid" ] && [ ! -e "$work/build/locality_uuid.so" ] || fail "make clean left the CLI or module"
+echo "make clean removes the module and the CLI"
