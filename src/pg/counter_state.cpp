@@ -355,6 +355,20 @@ auto with_active_cells(Make make) {
     pg_unreachable();
 }
 
+// This backend's pid and node value, recomputed only when the node value
+// can have changed (a reload of locality_uuid.node_id).
+locality::Stamp current_stamp() {
+    static int stamp_pid = 0;
+    static int stamp_setting = 0;
+    static locality::Stamp stamp{};
+    if (stamp_pid != MyProcPid || stamp_setting != setting_node_id) {
+        stamp = locality::Stamp{static_cast<uint16>(MyProcPid & 0xFFFF), current_node()};
+        stamp_pid = MyProcPid;
+        stamp_setting = setting_node_id;
+    }
+    return stamp;
+}
+
 }  // namespace
 
 void request_shared_counters() {
@@ -369,20 +383,6 @@ void request_shared_counters() {
 }
 
 bool counters_are_shared() { return shared_attached; }
-
-// This backend's pid and node value, recomputed only when the node value
-// can have changed (a reload of locality_uuid.node_id).
-locality::Stamp current_stamp() {
-    static int stamp_pid = 0;
-    static int stamp_setting = 0;
-    static locality::Stamp stamp{};
-    if (stamp_pid != MyProcPid || stamp_setting != setting_node_id) {
-        stamp = locality::Stamp{static_cast<uint16>(MyProcPid & 0xFFFF), current_node()};
-        stamp_pid = MyProcPid;
-        stamp_setting = setting_node_id;
-    }
-    return stamp;
-}
 
 locality::Uuid16 make_locality_id(bool at_given_time, locality::Mode mode, int64 millis) {
     const locality::Stamp stamp = current_stamp();

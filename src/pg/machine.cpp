@@ -7,26 +7,35 @@
 namespace locality_pg {
 namespace {
 
-// The name the cached bytes were computed from: recomputed only when the
-// setting (or, without it, the host name) changes.
-char cached_name[256];
+// The machine bytes, and the setting value they were computed for: they
+// are recomputed only when locality_uuid.machine_name changes (a reload).
+// The host name is read once per process, as .NET reads MachineName once.
+char cached_setting[256];
 bool cached = false;
 std::uint8_t cached_machine[3];
+char host_name[256];
+bool host_name_read = false;
+
+const char *setting_value() { return setting_machine_name != nullptr ? setting_machine_name : ""; }
 
 // Fills `name` with the machine name in use.
 void machine_name(char name[256]) {
-    if (setting_machine_name != nullptr && setting_machine_name[0] != '\0') {
-        strlcpy(name, setting_machine_name, 256);
+    if (setting_value()[0] != '\0') {
+        strlcpy(name, setting_value(), 256);
         return;
     }
-    char host[256];
-    if (gethostname(host, sizeof host) != 0)
-        ereport(ERROR, (errcode(ERRCODE_SYSTEM_ERROR), errmsg("could not read the host name: %m"),
-                        errhint("Set locality_uuid.machine_name.")));
-    host[sizeof host - 1] = '\0';
-    const std::size_t len = locality::machine_name_length(host, strlen(host));
-    memcpy(name, host, len);
-    name[len] = '\0';
+    if (!host_name_read) {
+        char host[256];
+        if (gethostname(host, sizeof host) != 0)
+            ereport(ERROR, (errcode(ERRCODE_SYSTEM_ERROR), errmsg("could not read the host name: %m"),
+                            errhint("Set locality_uuid.machine_name.")));
+        host[sizeof host - 1] = '\0';
+        const std::size_t len = locality::machine_name_length(host, strlen(host));
+        memcpy(host_name, host, len);
+        host_name[len] = '\0';
+        host_name_read = true;
+    }
+    strlcpy(name, host_name, 256);
 }
 
 }  // namespace
@@ -38,13 +47,13 @@ const char *current_machine_name() {
 }
 
 locality::HotStamp current_hot_stamp() {
-    char name[256];
-    machine_name(name);
-    if (!cached || strcmp(name, cached_name) != 0) {
+    if (!cached || strcmp(setting_value(), cached_setting) != 0) {
+        char name[256];
+        machine_name(name);
         if (!locality::hot_guid_machine(name, strlen(name), cached_machine))
             ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
                             errmsg("could not compute the Hot Guid machine bytes (MD5 unavailable)")));
-        strlcpy(cached_name, name, sizeof cached_name);
+        strlcpy(cached_setting, setting_value(), sizeof cached_setting);
         cached = true;
     }
     locality::HotStamp stamp;
