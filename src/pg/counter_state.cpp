@@ -5,7 +5,9 @@
 #include "civil_time.hpp"
 #include "machine.hpp"
 #include "node.hpp"
+#include "reservation.hpp"
 #include "settings.hpp"
+#include "shared_counters.hpp"
 #include "state_file.hpp"
 #include "wall_clock.hpp"
 
@@ -13,23 +15,6 @@ namespace locality_pg {
 namespace {
 
 // --- shared memory: pg_atomic_* cells, no lock on the generation path -----
-
-// Each counter on a cache line of its own, so backends drawing from
-// different counters do not contend for one line.
-struct alignas(64) Line {
-    pg_atomic_uint64 value;
-};
-
-struct SharedCounters {
-    Line variable, explicit_sequential, hot_draws, hot_second;
-    Line runs[locality::kRunSlots];
-    // The reserved high-water marks (state_file.hpp): a draw below its mark
-    // needs nothing more; the draw that reaches it writes the file first.
-    Line variable_until, explicit_until, hot_until;
-    Line run_until[locality::kRunSlots];  // (window + 1) << 32 | ids reserved
-    alignas(64) pg_atomic_uint32 writer;  // 1 while a backend rewrites the file
-    uint32 variable_start;
-};
 
 SharedCounters *shared = nullptr;
 
@@ -95,18 +80,6 @@ shmem_request_hook_type prev_shmem_request_hook = nullptr;
 #endif
 shmem_startup_hook_type prev_shmem_startup_hook = nullptr;
 
-// Ids reserved per write of the state file: about one fsync per 2^21 ids of
-// a counter (and one per new 10-minute window); a restart skips at most
-// 2^22 of a counter. Hot Guid draws reserve 2^20: their counter field is 24
-// bits, and ids for one given second differ only within 2^24 draws, so a
-// restart must not skip a large share of it.
-constexpr uint64 kReserve = 1 << 22;
-constexpr uint64 kHotReserve = 1 << 20;
-
-uint64 reservation_of(const locality::Draw &d) {
-    return d.counter == locality::Counter::hot_guid ? kHotReserve : kReserve;
-}
-
 uint32 strong_random_u32() {
     uint32 v;
     if (!pg_strong_random(&v, sizeof v))
@@ -122,146 +95,7 @@ void shmem_request() {
     RequestAddinShmemSpace(MAXALIGN(sizeof(SharedCounters)) + 64);
 }
 
-// --- reservations ------------------------------------------------------------
-
-pg_atomic_uint64 *until_of(const locality::Draw &d) {
-    switch (d.counter) {
-        case locality::Counter::variable: return &shared->variable_until.value;
-        case locality::Counter::explicit_sequential: return &shared->explicit_until.value;
-        case locality::Counter::hot_guid: return &shared->hot_until.value;
-        default: return &shared->run_until[d.slot].value;
-    }
-}
-
-// Whether d lies below its counter's mark less `margin`. A run's draw of a
-// window older than the one its slot's mark is for (a block taken before a
-// newer window took the slot) needs no mark: a restart starts that slot at
-// the newer window, which refuses the older one. So a run's mark never
-// moves back to an older window.
-inline bool covered(const locality::Draw &d, uint64 margin = 0) {
-    const uint64 until = pg_atomic_read_u64(until_of(d));
-    if (d.counter != locality::Counter::run) return d.position + margin < until;
-    const uint64 mine = static_cast<uint64>(d.window) + 1;
-    if ((until >> 32) != mine) return (until >> 32) > mine;
-    return d.position + margin < (until & 0xFFFFFFFF);
-}
-
-ReservedState snapshot() {
-    ReservedState s{};
-    s.variable_start = shared->variable_start;
-    s.variable = pg_atomic_read_u64(&shared->variable_until.value);
-    s.explicit_sequential = pg_atomic_read_u64(&shared->explicit_until.value);
-    s.hot_guid = pg_atomic_read_u64(&shared->hot_until.value);
-    for (uint32 i = 0; i < locality::kRunSlots; ++i) s.runs[i] = pg_atomic_read_u64(&shared->run_until[i].value);
-    return s;
-}
-
-void publish(const ReservedState &s) {
-    pg_atomic_write_u64(&shared->variable_until.value, s.variable);
-    pg_atomic_write_u64(&shared->explicit_until.value, s.explicit_sequential);
-    pg_atomic_write_u64(&shared->hot_until.value, s.hot_guid);
-    for (uint32 i = 0; i < locality::kRunSlots; ++i) pg_atomic_write_u64(&shared->run_until[i].value, s.runs[i]);
-}
-
-// The error of the last failed write, reported after the draw failed.
-int reserve_errno = 0;
-
-// Raises d's mark to d + kReserve and rewrites the file; the caller holds
-// the writer flag. False (errno saved) if the file could not be written.
-bool extend_reservation(const locality::Draw &d) {
-    ReservedState next = snapshot();
-    switch (d.counter) {
-        case locality::Counter::variable: next.variable = d.position + kReserve; break;
-        case locality::Counter::explicit_sequential: next.explicit_sequential = d.position + kReserve; break;
-        case locality::Counter::hot_guid: next.hot_guid = d.position + kHotReserve; break;
-        case locality::Counter::run:
-            next.runs[d.slot] = ((static_cast<uint64>(d.window) + 1) << 32) |
-                                Min(d.position + kReserve, static_cast<uint64>(locality::kRunIds));
-            break;
-    }
-    if (!write_state_file(next)) {
-        reserve_errno = errno;
-        return false;
-    }
-    publish(next);
-    return true;
-}
-
-// Makes sure `d` lies below a mark that is on disk. A draw past half of its
-// reservation raises the mark ahead of need, if no other backend is writing
-// the file, while everyone keeps drawing below the old mark; only a draw at
-// or past the mark itself waits for the file. No ereport and no allocation
-// in here: it runs inside the core's noexcept generators, and the writer
-// flag is always released. (The common case, a draw well below its mark,
-// is the inline check in SharedReservation.)
-__attribute__((noinline)) bool reserve_slow(const locality::Draw &d) noexcept {
-    const uint64 half = reservation_of(d) / 2;
-    bool waited = false;
-    for (;;) {
-        const bool needed = !covered(d);
-        if (!needed && waited) return true;
-        uint32 free_flag = 0;
-        if (!pg_atomic_compare_exchange_u32(&shared->writer, &free_flag, 1)) {
-            if (!needed) return true;  // someone else is raising the mark
-            pg_usleep(100);            // the mark is reached: wait for the writer
-            waited = true;
-            continue;
-        }
-        const bool ok = covered(d, half) || extend_reservation(d);
-        pg_atomic_write_u32(&shared->writer, 0);
-        return ok || !needed;
-    }
-}
-
-struct SharedReservation {
-    bool operator()(const locality::Draw &d) const noexcept {
-        return covered(d, reservation_of(d) / 2) || reserve_slow(d);
-    }
-};
-
 // --- start of a shared-memory lifetime (postmaster start, crash restart) ---
-
-// Starts every counter past the marks of the state file, and writes a new
-// file before the first id can be made.
-void restore_counters(SharedCounters *s, uint32 fresh_start, uint32 fresh_hot) {
-    ReservedState saved{};
-    const StateRead read = read_state_file(&saved);
-    if (read == StateRead::corrupt || read == StateRead::io_error)
-        ereport(FATAL, (errcode(ERRCODE_DATA_CORRUPTED),
-                        errmsg("could not read \"%s\" in the data directory", kStateFile),
-                        errdetail("The file holds the reserved counters of locality_uuid's "
-                                  "server-wide generators; starting without them could repeat ids."),
-                        errhint("Restore the file. Delete it only after giving this server a new "
-                                "locality_uuid.node_id and locality_uuid.machine_name.")));
-    const bool restored = read == StateRead::ok;
-    if (!restored) {
-        saved = ReservedState{};
-        saved.variable_start = fresh_start;
-        saved.hot_guid = fresh_hot;
-    }
-    s->variable_start = saved.variable_start;
-    pg_atomic_init_u64(&s->variable.value, saved.variable);
-    pg_atomic_init_u64(&s->explicit_sequential.value, saved.explicit_sequential);
-    pg_atomic_init_u64(&s->hot_draws.value, saved.hot_guid);
-    pg_atomic_init_u64(&s->variable_until.value, saved.variable);
-    pg_atomic_init_u64(&s->explicit_until.value, saved.explicit_sequential);
-    pg_atomic_init_u64(&s->hot_until.value, saved.hot_guid);
-    for (uint32 i = 0; i < locality::kRunSlots; ++i) {
-        pg_atomic_init_u64(&s->runs[i].value, saved.runs[i]);
-        pg_atomic_init_u64(&s->run_until[i].value, saved.runs[i]);
-    }
-    // Hot Guids made in this very second before the restart are not known:
-    // the second counts as full, so ids wait for the next one.
-    const uint64 second = static_cast<uint64>(locality::wall_clock_millis() / 1000);
-    const uint32 full_from = static_cast<uint32>(saved.hot_guid) - static_cast<uint32>(locality::kHotIdsPerSecond);
-    pg_atomic_init_u64(&s->hot_second.value, restored ? ((second + 1) << 32) | full_from : 0);
-    pg_atomic_init_u32(&s->writer, 0);
-    if (!write_state_file(saved))
-        ereport(FATAL, (errcode_for_file_access(), errmsg("could not write \"%s\": %m", kStateFile)));
-    ereport(LOG, (errmsg("locality_uuid: server-wide counters %s",
-                         restored ? "continue past the reserved marks in " "\"locality_uuid.state\""
-                                  : "start fresh (no \"locality_uuid.state\" yet)")));
-}
 
 void shmem_startup() {
     if (prev_shmem_startup_hook) prev_shmem_startup_hook();
@@ -310,13 +144,13 @@ locality::WindowBaseCache window_bases;
 // generic callable.
 template <class Make>
 auto with_active_cells(Make make) {
-    if (shared_attached) return make(shared_cells, shared_hot_cells, SharedReservation{});
+    if (shared_attached) return make(shared_cells, shared_hot_cells, SharedReservation{shared});
     seed_backend_cells();
     return make(local_cells, local_hot_cells, locality::NoReservation{});
 }
 
 [[noreturn]] void report_not_reserved() {
-    errno = reserve_errno;
+    errno = reservation_errno();
     ereport(ERROR, (errcode_for_file_access(),
                     errmsg("could not reserve ids in \"%s\": %m", kStateFile),
                     errdetail("The server-wide counters persist their reserved marks before "
