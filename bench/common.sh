@@ -1,4 +1,4 @@
-# Shared by the bench/ scripts: a throw-away cluster and a best-of-3 timer.
+# Shared by the bench/ scripts: a throw-away cluster and a best-of-N timer (BENCH_REPEAT, default 5).
 . "$(dirname "${BASH_SOURCE[0]}")/../scripts/common.sh"
 
 # best_ms SQL: best of $BENCH_REPEAT (default 5) executor times (ms) of SQL, from EXPLAIN ANALYZE
@@ -14,5 +14,5 @@ best_ms() {
 }
 
 machine_line() {
-  echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(lscpu | sed -n 's/^Model name: *//p' | head -1); $(psql -X -At -c 'SELECT version()' | cut -d, -f1)"
+  echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo | head -1); $(psql -X -At -c 'SELECT version()' | cut -d, -f1)"
 }

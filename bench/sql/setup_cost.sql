@@ -4,10 +4,14 @@ CREATE EXTENSION locality_uuid;
 CREATE EXTENSION "uuid-ossp";
 
 -- uuid_nil() is IMMUTABLE, so the planner folds count(uuid_nil()) to a
--- constant and calls nothing per row. The same C function declared
--- VOLATILE is called per row: the floor of any uuid-returning C function.
-CREATE FUNCTION uuid_nil_called() RETURNS uuid
-  AS '$libdir/uuid-ossp', 'uuid_nil' LANGUAGE C VOLATILE;
+-- constant and calls nothing per row: the harness floor. The least a C
+-- function returning a fresh uuid costs on top of it (palloc, and the
+-- per-row reset of the memory that makes necessary), without and with the
+-- clock read a time-stamped id needs: bench/floor/bench_floor.c.
+CREATE FUNCTION bench_floor_uuid() RETURNS uuid
+  AS :'floor_lib', 'bench_floor_uuid' LANGUAGE C VOLATILE;
+CREATE FUNCTION bench_floor_clock_uuid() RETURNS uuid
+  AS :'floor_lib', 'bench_floor_clock_uuid' LANGUAGE C VOLATILE;
 
 \ir ../../test/reference/seed_uuid_v1.sql
 
