@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# All benchmarks, one after the other (about 10 minutes on 2 cores), or the
+# All benchmarks, one after the other (about 15 minutes on 2 cores), or the
 # ones named, against this machine's PostgreSQL:
 #   bash bench/run.sh            bash bench/run.sh cost scaling
 # or another major's, in a throw-away chroot:
