@@ -24,11 +24,17 @@ ids_per_s() {
 
 mode_name() { [ "$1" = true ] && echo sequential || echo variable; }
 
+# Creates the extension in the current cluster and prints where its counters
+# live: server (preloaded) or backend.
+counter_scope() {
+  psql -X -q -c "CREATE EXTENSION locality_uuid"
+  psql -X -At -c "SELECT locality_uuid_counter_scope()"
+}
+
 table() {
   set -euo pipefail
-  psql -X -q -c "CREATE EXTENSION locality_uuid"
   local scope clients mode ids base
-  scope=$(psql -X -At -c "SELECT locality_uuid_counter_scope()")
+  scope=$(counter_scope)
   for mode in false true; do
     base=""
     for clients in 1 2 4 8; do
@@ -49,14 +55,13 @@ table() {
 # per-backend cluster; the preloaded one is at SERVER_HOST/PORT.
 pair_inner() {
   set -euo pipefail
-  psql -X -q -c "CREATE EXTENSION locality_uuid"
-  [ "$(psql -X -At -c "SELECT locality_uuid_counter_scope()")" = backend ]
+  [ "$(counter_scope)" = backend ]
   local mode r backend
   for mode in false true; do
     for r in $(seq "$ROUNDS"); do
       PGHOST=$SERVER_HOST PGPORT=$SERVER_PORT PGPASSWORD=$SERVER_PASSWORD ids_per_s "$mode" 8 >"$SERVER_IDS" &
       backend=$(ids_per_s "$mode" 8)
-      wait
+      wait $!  # the server side's status: a failed run stops the script
       echo "pair $(mode_name "$mode") $(cat "$SERVER_IDS") $backend"
     done
   done
@@ -64,15 +69,13 @@ pair_inner() {
 
 pair_outer() {
   set -euo pipefail
-  psql -X -q -c "CREATE EXTENSION locality_uuid"
-  [ "$(psql -X -At -c "SELECT locality_uuid_counter_scope()")" = server ]
+  [ "$(counter_scope)" = server ]
   SERVER_IDS=$(mktemp)
-  chmod a+r "$SERVER_IDS"
   export SERVER_HOST=${PGHOST:-localhost} SERVER_PORT=$PGPORT SERVER_PASSWORD=$PGPASSWORD SERVER_IDS
   with_cluster -c "-p $((PGPORT + 1))" -o jit=off -- bash -c pair_inner
   rm -f "$SERVER_IDS"
 }
-export -f table pair_inner pair_outer with_cluster ids_per_s mode_name machine_line
+export -f table pair_inner pair_outer with_cluster counter_scope ids_per_s mode_name machine_line
 export SECONDS_PER_RUN ROUNDS PG_MAJOR
 with_cluster -o jit=off -- bash -c machine_line
 echo "$(nproc) cores; ${SECONDS_PER_RUN}s per run; scaling: ids/s over the 1-client figure of the same row group"
