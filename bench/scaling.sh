@@ -13,12 +13,13 @@ ROUNDS=${BENCH_ROUNDS:-4}
 # ids/s of $2 pgbench clients making ids in mode $1 (false: variable,
 # true: sequential) for SECONDS_PER_RUN seconds.
 ids_per_s() {
-  local script tps
+  local script out tps
   script=$(mktemp)
   echo "SELECT count(locality_uuid($1)) FROM generate_series(1, 10000);" >"$script"
-  tps=$(pgbench -n -c "$2" -j "$2" -T "$SECONDS_PER_RUN" -f "$script" 2>&1 |
-        sed -n 's/^tps = \([0-9.]*\) .*/\1/p' | head -1)
+  out=$(pgbench -n -c "$2" -j "$2" -T "$SECONDS_PER_RUN" -f "$script" 2>&1) || true
   rm -f "$script"
+  tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' <<<"$out" | head -1)
+  [ -n "$tps" ] || { echo "pgbench failed: $out" >&2; return 1; }
   python3 -c "print(round($tps * 10000))"
 }
 
