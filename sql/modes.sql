@@ -16,7 +16,8 @@ CREATE FUNCTION pg_temp.offset_in_window(id uuid) RETURNS bigint LANGUAGE sql AS
 -- shared_preload_libraries, else on first use in the session.
 SELECT locality_uuid() IS NOT NULL AS loaded;
 SELECT name, setting, context, vartype FROM pg_settings
-WHERE name LIKE 'locality_uuid.%' AND name <> 'locality_uuid.shared_counter' ORDER BY name;
+WHERE name LIKE 'locality_uuid.%'
+  AND name NOT IN ('locality_uuid.shared_counter', 'locality_uuid.wal_resource_manager_id') ORDER BY name;
 SHOW locality_uuid.sequential;
 
 -- Sequential ids count up by one from base + 1 of their window; a new

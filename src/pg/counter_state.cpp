@@ -2,6 +2,10 @@
 
 #include <cerrno>
 
+extern "C" {
+#include "access/xlog.h"
+}
+
 #include "civil_time.hpp"
 #include "machine.hpp"
 #include "node.hpp"
@@ -17,6 +21,7 @@ namespace {
 // --- shared memory: pg_atomic_* cells, no lock on the generation path -----
 
 SharedCounters *shared = nullptr;
+constexpr const char *kLockTranche = "locality_uuid";
 
 struct PgCell64 {
     pg_atomic_uint64 *atom;
@@ -93,6 +98,7 @@ void shmem_request() {
     if (prev_shmem_request_hook) prev_shmem_request_hook();
 #endif
     RequestAddinShmemSpace(MAXALIGN(sizeof(SharedCounters)) + 64);
+    RequestNamedLWLockTranche(kLockTranche, 1);
 }
 
 // --- start of a shared-memory lifetime (postmaster start, crash restart) ---
@@ -100,16 +106,14 @@ void shmem_request() {
 void shmem_startup() {
     if (prev_shmem_startup_hook) prev_shmem_startup_hook();
     // Drawn before taking the lock: pg_strong_random may block.
-    const uint32 fresh_start = strong_random_u32();
-    const uint32 fresh_hot = strong_random_u32();
+    const FreshCounters fresh{strong_random_u32(), strong_random_u32(), strong_random_u32()};
     LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
     bool found;
     void *raw = ShmemInitStruct("locality_uuid counters", MAXALIGN(sizeof(SharedCounters)) + 64, &found);
     auto *state = reinterpret_cast<SharedCounters *>(TYPEALIGN(64, reinterpret_cast<uintptr_t>(raw)));
-    if (!found) restore_counters(state, fresh_start, fresh_hot);
+    if (!found) restore_counters(state, &GetNamedLWLockTranche(kLockTranche)[0].lock, fresh);
     LWLockRelease(AddinShmemInitLock);
     shared = state;
-    shared_cells.variable_start = state->variable_start;
     shared_cells.variable = BlockCell64{{&state->variable.value}};
     shared_cells.explicit_sequential = BlockCell64{{&state->explicit_sequential.value}};
     for (uint32 i = 0; i < locality::kRunSlots; ++i)
@@ -138,13 +142,29 @@ void seed_backend_cells() {
 
 locality::WindowBaseCache window_bases;
 
+// A server in recovery replays the primary's reservations but may be behind
+// them: ids from its copy of the counters could repeat the primary's.
+[[noreturn]] void report_in_recovery() {
+    ereport(ERROR, (errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+                    errmsg("cannot make server-wide ids during recovery"),
+                    errdetail("This server is a standby or is recovering: its counters can be "
+                              "behind the primary's, and its ids could repeat ids made there."),
+                    errhint("Make ids on the primary. Reading and decoding ids works here.")));
+}
+
 // Calls make(locality_cells, hot_guid_cells, reservation) with the active
 // storage: the server's shared memory (whose draws must be reserved on
 // disk), or this backend's own counters. The kinds differ in type, hence a
 // generic callable.
 template <class Make>
 auto with_active_cells(Make make) {
-    if (shared_attached) return make(shared_cells, shared_hot_cells, SharedReservation{shared});
+    if (shared_attached) {
+        if (RecoveryInProgress()) report_in_recovery();
+        // Fixed for the server's life, except when replay adopts the
+        // primary's (reservation.cpp).
+        shared_cells.variable_start = pg_atomic_read_u32(&shared->variable_start);
+        return make(shared_cells, shared_hot_cells, SharedReservation{shared});
+    }
     seed_backend_cells();
     return make(local_cells, local_hot_cells, locality::NoReservation{});
 }
@@ -217,6 +237,8 @@ void request_shared_counters() {
 }
 
 bool counters_are_shared() { return shared_attached; }
+
+SharedCounters *shared_counters() { return shared_attached ? shared : nullptr; }
 
 locality::Uuid16 make_locality_id(bool at_given_time, locality::Mode mode, int64 millis) {
     const locality::Stamp stamp = current_stamp();

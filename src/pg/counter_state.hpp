@@ -8,6 +8,7 @@
 
 #include "generator.hpp"
 #include "hot_guid_generator.hpp"
+#include "shared_counters.hpp"
 
 namespace locality_pg {
 
@@ -15,6 +16,10 @@ namespace locality_pg {
 void request_shared_counters();
 
 bool counters_are_shared();
+
+// The server-wide counters, or null when this server has none (replay uses
+// them: reservation_wal.cpp).
+SharedCounters *shared_counters();
 
 // Makes one id with the active counters; raises an ERROR on failure.
 locality::Uuid16 make_locality_id(bool at_given_time, locality::Mode mode, int64 millis);

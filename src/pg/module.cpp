@@ -3,6 +3,7 @@
 
 #include "counter_state.hpp"
 #include "node.hpp"
+#include "reservation_wal.hpp"
 #include "settings.hpp"
 
 extern "C" {
@@ -20,6 +21,9 @@ void _PG_init(void) {
     locality_pg::define_settings();
     if (!process_shared_preload_libraries_in_progress) return;
     locality_pg::detect_node_for_server();
+    // Registered whatever locality_uuid.shared_counter says: this server may
+    // have to replay records of one where it was on.
+    locality_pg::register_reservation_wal();
     if (locality_pg::setting_shared_counter) locality_pg::request_shared_counters();
 }
 

@@ -2,9 +2,13 @@
 
 #include <cerrno>
 
+extern "C" {
+#include "access/xlog.h"
+}
+
 #include "generator.hpp"
 #include "hot_guid_generator.hpp"
-#include "state_file.hpp"
+#include "reservation_wal.hpp"
 #include "wall_clock.hpp"
 
 namespace locality_pg {
@@ -12,7 +16,7 @@ namespace {
 
 ReservedState snapshot(SharedCounters *s) {
     ReservedState r{};
-    r.variable_start = s->variable_start;
+    r.variable_start = pg_atomic_read_u32(&s->variable_start);
     r.variable = pg_atomic_read_u64(&s->variable_until.value);
     r.explicit_sequential = pg_atomic_read_u64(&s->explicit_until.value);
     r.hot_guid = pg_atomic_read_u64(&s->hot_until.value);
@@ -20,6 +24,8 @@ ReservedState snapshot(SharedCounters *s) {
     return r;
 }
 
+// The marks of r in shared memory; the caller holds the lock, whose release
+// makes them visible in order to the next holder.
 void publish(SharedCounters *s, const ReservedState &r) {
     pg_atomic_write_u64(&s->variable_until.value, r.variable);
     pg_atomic_write_u64(&s->explicit_until.value, r.explicit_sequential);
@@ -27,11 +33,31 @@ void publish(SharedCounters *s, const ReservedState &r) {
     for (uint32 i = 0; i < locality::kRunSlots; ++i) pg_atomic_write_u64(&s->run_until[i].value, r.runs[i]);
 }
 
+// Raises a counter to at least `floor` (only replay moves a counter this
+// way; generation only adds).
+void raise_counter(pg_atomic_uint64 *cell, uint64 floor) {
+    uint64 seen = pg_atomic_read_u64(cell);
+    while (seen < floor && !pg_atomic_compare_exchange_u64(cell, &seen, floor)) {
+    }
+}
+
+// Where this server's WAL goes now, for the file (informational).
+TimeLineID current_timeline() {
+    if (RecoveryInProgress()) return 0;
+#if PG_VERSION_NUM >= 150000
+    return GetWALInsertionTimeLine();
+#else
+    return ThisTimeLineID;
+#endif
+}
+
 // The error of the last failed write, reported after the draw failed.
 int reserve_errno = 0;
 
-// Raises d's mark to d + its reservation and rewrites the file; the caller
-// holds the writer flag. False (errno saved) if the file could not be written.
+// Raises d's mark to d + its reservation: the file first, then the WAL
+// record (flushed), then shared memory (the order reservation.hpp's
+// invariant rests on). The caller holds the lock. False (errno saved) if the
+// file could not be written; nothing is published then.
 bool extend_reservation(SharedCounters *s, const locality::Draw &d) {
     ReservedState next = snapshot(s);
     switch (d.counter) {
@@ -43,42 +69,49 @@ bool extend_reservation(SharedCounters *s, const locality::Draw &d) {
                                 Min(d.position + kReserve, static_cast<uint64>(locality::kRunIds));
             break;
     }
+    next.system_identifier = GetSystemIdentifier();
+    next.timeline = current_timeline();
     if (!write_state_file(next)) {
         reserve_errno = errno;
         return false;
     }
+    log_reservation(next);
     publish(s, next);
     return true;
+}
+
+void close_hot_second(SharedCounters *s, uint64 hot_mark) {
+    // The window of the closed second ends at the mark: every later draw
+    // finds it full and waits for the next second.
+    const uint64 second = static_cast<uint64>(locality::wall_clock_millis() / 1000);
+    const uint32 full_from = static_cast<uint32>(hot_mark) - static_cast<uint32>(locality::kHotIdsPerSecond);
+    const uint64 closed = ((second + 1) << 32) | full_from;
+    uint64 seen = pg_atomic_read_u64(&s->hot_second.value);
+    while ((seen >> 32) <= second + 1 && seen != closed &&
+           !pg_atomic_compare_exchange_u64(&s->hot_second.value, &seen, closed)) {
+    }
 }
 
 }  // namespace
 
 // A draw past half of its reservation raises the mark, if no other backend
-// is writing the file, while everyone keeps drawing below the old mark; only
-// a draw at or past the mark itself waits for the file. The writer flag is
-// always released.
+// holds the lock, while everyone keeps drawing below the old mark; only a
+// draw at or past the mark itself waits, on the lock, for the backend that
+// raises it.
 __attribute__((noinline)) bool reserve_slow(SharedCounters *s, const locality::Draw &d) noexcept {
-    const uint64 half = reservation_of(d) / 2;
-    bool waited = false;
-    for (;;) {
-        const bool needed = !covered(s, d);
-        if (!needed && waited) return true;
-        uint32 free_flag = 0;
-        if (!pg_atomic_compare_exchange_u32(&s->writer, &free_flag, 1)) {
-            if (!needed) return true;  // someone else is raising the mark
-            pg_usleep(100);            // the mark is reached: wait for the writer
-            waited = true;
-            continue;
-        }
-        const bool ok = covered(s, d, half) || extend_reservation(s, d);
-        pg_atomic_write_u32(&s->writer, 0);
-        return ok || !needed;
+    if (covered(s, d)) {
+        if (!LWLockConditionalAcquire(s->lock, LW_EXCLUSIVE)) return true;  // someone is raising it
+    } else {
+        LWLockAcquire(s->lock, LW_EXCLUSIVE);
     }
+    const bool ok = covered(s, d, reservation_of(d) / 2) || extend_reservation(s, d);
+    LWLockRelease(s->lock);
+    return ok || covered(s, d);
 }
 
 int reservation_errno() { return reserve_errno; }
 
-void restore_counters(SharedCounters *s, uint32 fresh_start, uint32 fresh_hot) {
+void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fresh) {
     ReservedState saved{};
     const StateRead read = read_state_file(&saved);
     if (read == StateRead::corrupt || read == StateRead::io_error)
@@ -91,10 +124,12 @@ void restore_counters(SharedCounters *s, uint32 fresh_start, uint32 fresh_hot) {
     const bool restored = read == StateRead::ok;
     if (!restored) {
         saved = ReservedState{};
-        saved.variable_start = fresh_start;
-        saved.hot_guid = fresh_hot;
+        saved.variable_start = fresh.variable_start;
+        saved.explicit_sequential = fresh.explicit_sequential;
+        saved.hot_guid = fresh.hot_guid;
     }
-    s->variable_start = saved.variable_start;
+    s->lock = lock;
+    pg_atomic_init_u32(&s->variable_start, saved.variable_start);
     pg_atomic_init_u64(&s->variable.value, saved.variable);
     pg_atomic_init_u64(&s->explicit_sequential.value, saved.explicit_sequential);
     pg_atomic_init_u64(&s->hot_draws.value, saved.hot_guid);
@@ -107,15 +142,55 @@ void restore_counters(SharedCounters *s, uint32 fresh_start, uint32 fresh_hot) {
     }
     // Hot Guids made in this very second before the restart are not known:
     // the second counts as full, so ids wait for the next one.
-    const uint64 second = static_cast<uint64>(locality::wall_clock_millis() / 1000);
-    const uint32 full_from = static_cast<uint32>(saved.hot_guid) - static_cast<uint32>(locality::kHotIdsPerSecond);
-    pg_atomic_init_u64(&s->hot_second.value, restored ? ((second + 1) << 32) | full_from : 0);
-    pg_atomic_init_u32(&s->writer, 0);
+    pg_atomic_init_u64(&s->hot_second.value, 0);
+    if (restored) close_hot_second(s, saved.hot_guid);
     if (!write_state_file(saved))
         ereport(FATAL, (errcode_for_file_access(), errmsg("could not write \"%s\": %m", kStateFile)));
     ereport(LOG, (errmsg("locality_uuid: server-wide counters %s",
                          restored ? "continue past the reserved marks in " "\"locality_uuid.state\""
                                   : "start fresh (no \"locality_uuid.state\" yet)")));
+}
+
+void replay_reservation(SharedCounters *s, const ReservedState &logged) {
+    ReservedState next{};
+    if (s != nullptr) {
+        // Nothing is generated during recovery (counter_state.cpp refuses),
+        // so raising the counters to the marks starts the promoted server
+        // past every logged reservation.
+        LWLockAcquire(s->lock, LW_EXCLUSIVE);
+        pg_atomic_write_u32(&s->variable_start, logged.variable_start);
+        raise_counter(&s->variable.value, logged.variable);
+        raise_counter(&s->explicit_sequential.value, logged.explicit_sequential);
+        raise_counter(&s->hot_draws.value, logged.hot_guid);
+        for (uint32 i = 0; i < locality::kRunSlots; ++i) raise_counter(&s->runs[i].value, logged.runs[i]);
+        next = snapshot(s);
+        raise_marks(&next, logged);
+        publish(s, next);
+    } else {
+        // Without server-wide counters on this server: the file alone.
+        if (read_state_file(&next) != StateRead::ok) next = ReservedState{};
+        raise_marks(&next, logged);
+        next.variable_start = logged.variable_start;
+    }
+    next.system_identifier = logged.system_identifier;
+    next.timeline = logged.timeline;
+    const bool written = write_state_file(next);
+    const int saved_errno = errno;
+    if (s != nullptr) LWLockRelease(s->lock);
+    // As for a data file that replay cannot write: replay stops, and goes on
+    // from this record once the file can be written.
+    if (!written) {
+        errno = saved_errno;
+        ereport(ERROR, (errcode_for_file_access(),
+                        errmsg("could not write \"%s\" while replaying a locality_uuid reservation: %m",
+                               kStateFile),
+                        errdetail("The file must hold every replayed reservation before a "
+                                  "restartpoint passes its record.")));
+    }
+}
+
+void close_current_hot_second(SharedCounters *s) {
+    if (s != nullptr) close_hot_second(s, pg_atomic_read_u64(&s->hot_until.value));
 }
 
 }  // namespace locality_pg

@@ -1,22 +1,39 @@
 // Reservations: every draw from a server-wide counter lies below a mark
-// already on disk (locality_uuid.state, state_file.hpp), so a restart or a
-// crash, which starts the counters past the marks, never makes an id again.
+// already on disk (locality_uuid.state, state_file.hpp) and, on PostgreSQL
+// 15+, in flushed WAL (reservation_wal.hpp). A restart or a crash, which
+// starts the counters past the file's marks, and any server that replays
+// this WAL (a standby, point-in-time recovery, a rewound server), which
+// raises them past every logged mark, never makes an id again.
+//
+// Why the pair is complete: a server starts from the file of its data
+// directory (or of the base backup it was made from) and then replays WAL
+// from the redo point of a checkpoint (or of the backup's start). A refill
+// writes the file first, then inserts and flushes its WAL record, then
+// publishes the mark. So a refill whose record lies before the redo point
+// wrote its file before that point was chosen, before the checkpoint ended
+// and before a base backup copied the file: the file holds it. A refill
+// whose record lies at or past the redo point is replayed; replay writes the
+// file too, before a later restartpoint can move the redo point past it.
+// No id past a mark is handed out before both are durable.
+//
 // The check on each draw is inline and touches one shared cache line; the
-// file is rewritten only when half a reservation of many ids is used up.
+// file and the WAL record are written only when half a reservation of many
+// ids is used up.
 #pragma once
 
 #include "pg_boundary.hpp"
 
 #include "counter_cells.hpp"
 #include "shared_counters.hpp"
+#include "state_file.hpp"
 
 namespace locality_pg {
 
-// Ids reserved per write of the state file: about one fsync per 2^21 ids of
-// a counter (and one per new 10-minute window); a restart skips at most
-// 2^22 of a counter. Hot Guid draws reserve 2^20: their counter field is 24
-// bits, and ids for one given second differ only within 2^24 draws, so a
-// restart must not skip a large share of it.
+// Ids reserved per refill: about one file write and one WAL flush per 2^21
+// ids of a counter (and one per new 10-minute window); a restart skips at
+// most 2^22 of a counter. Hot Guid draws reserve 2^20: their counter field
+// is 24 bits, and ids for one given second differ only within 2^24 draws, so
+// a restart must not skip a large share of it.
 constexpr uint64 kReserve = 1 << 22;
 constexpr uint64 kHotReserve = 1 << 20;
 
@@ -46,10 +63,12 @@ inline bool covered(SharedCounters *s, const locality::Draw &d, uint64 margin = 
     return d.position + margin < (until & 0xFFFFFFFF);
 }
 
-// Raises d's mark ahead of need, or waits for the backend doing so; false
-// (reservation_errno() says why) if the file could not be written and d is
-// not covered. No ereport, no allocation: runs inside the core's noexcept
-// generators.
+// Raises d's mark ahead of need, or waits on the reservation lock for the
+// backend doing so; false (reservation_errno() says why) if the file could
+// not be written and d is not covered. Raises no ERROR of its own; only
+// PostgreSQL's WAL insertion can, on conditions that are PANICs anyway, and
+// the lock is then released by the abort. Runs inside the core's noexcept
+// generators, which hold nothing that needs a destructor.
 bool reserve_slow(SharedCounters *s, const locality::Draw &d) noexcept;
 
 // The reservation policy of the server-wide generators: the common case, a
@@ -64,10 +83,26 @@ struct SharedReservation {
 // The errno of the last failed write of the state file.
 int reservation_errno();
 
+// Fresh values for counters that start without a file (a new cluster, or
+// one made by pg_upgrade): random, so two such servers do not start alike.
+struct FreshCounters {
+    uint32 variable_start;
+    uint32 explicit_sequential;
+    uint32 hot_guid;
+};
+
 // At the start of a shared-memory lifetime (postmaster start, crash
 // restart): starts every counter of s past the marks of the state file, or
 // at the fresh values if there is none yet, and writes a new file before the
 // first id can be made. FATAL if the file exists but cannot be read.
-void restore_counters(SharedCounters *s, uint32 fresh_start, uint32 fresh_hot);
+void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fresh);
+
+// Replay of a logged refill (startup process): raises the counters and marks
+// of s (null without server-wide counters) past `logged`, and the file's.
+void replay_reservation(SharedCounters *s, const ReservedState &logged);
+
+// The end of recovery: Hot Guids of the current second may have been made by
+// the server whose WAL was replayed; the second counts as full.
+void close_current_hot_second(SharedCounters *s);
 
 }  // namespace locality_pg

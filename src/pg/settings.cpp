@@ -8,6 +8,7 @@ bool setting_sequential = false;
 int setting_node_id = kNodeIdDetect;
 bool setting_shared_counter = true;
 char *setting_machine_name = nullptr;
+int setting_wal_rmgr_id = 128;
 
 void define_settings() {
     DefineCustomBoolVariable(
@@ -46,6 +47,17 @@ void define_settings() {
         nullptr, nullptr);
 
 #if PG_VERSION_NUM >= 150000
+    // The custom WAL resource manager id of the reservation records
+    // (reservation_wal.hpp); 128 is RM_EXPERIMENTAL_ID. Read once, when the
+    // preloaded library registers the resource manager.
+    DefineCustomIntVariable(
+        "locality_uuid.wal_resource_manager_id",
+        "Custom WAL resource manager id of locality_uuid's reservation records.",
+        "Every server that replays this WAL must preload the library with the same id. Change it "
+        "only to avoid another extension's id, as the README says.",
+        &setting_wal_rmgr_id, 128, 128, 255,
+        process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP, 0, nullptr, nullptr,
+        nullptr);
     MarkGUCPrefixReserved("locality_uuid");
 #else
     EmitWarningsOnPlaceholders("locality_uuid");

@@ -1,6 +1,6 @@
 // The shared-memory layout of the server-wide counters (library preloaded).
 // counter_state.cpp draws from them; reservation.cpp keeps their reserved
-// marks on disk.
+// marks on disk and in WAL.
 #pragma once
 
 #include "pg_boundary.hpp"
@@ -19,11 +19,14 @@ struct SharedCounters {
     Line variable, explicit_sequential, hot_draws, hot_second;
     Line runs[locality::kRunSlots];
     // The reserved high-water marks (state_file.hpp): a draw below its mark
-    // needs nothing more; the draw that reaches it writes the file first.
+    // needs nothing more; the draw that reaches it raises the mark first.
     Line variable_until, explicit_until, hot_until;
     Line run_until[locality::kRunSlots];  // (window + 1) << 32 | ids reserved
-    alignas(64) pg_atomic_uint32 writer;  // 1 while a backend rewrites the file
-    uint32 variable_start;
+    // Held (exclusive) while the marks are raised: the file, the WAL record
+    // and the new marks in shared memory. Its release orders the marks for
+    // the next holder. Shown in pg_stat_activity as LWLock "locality_uuid".
+    LWLock *lock;
+    pg_atomic_uint32 variable_start;  // raised only by replay on a standby
 };
 
 }  // namespace locality_pg

@@ -7,6 +7,10 @@
 #include <cinttypes>
 #include <cstdio>
 
+extern "C" {
+#include "storage/fd.h"
+}
+
 namespace locality_pg {
 namespace {
 
@@ -17,6 +21,8 @@ namespace {
 //   explicit 0
 //   hot 3221225472
 //   run 12 2891234 1048576        slot, window + 1, ids reserved
+//   system_identifier 7301...     informational (older files lack them)
+//   timeline 1
 //   end
 constexpr const char *kHeader = "locality_uuid state 1";
 constexpr const char *kTempFile = "locality_uuid.state.tmp";
@@ -31,15 +37,18 @@ int format_state(const ReservedState &s, char *buf, size_t size) {
             n += snprintf(buf + n, size - n, "run %" PRIu32 " %" PRIu64 " %" PRIu64 "\n", slot,
                           static_cast<uint64_t>(s.runs[slot] >> 32),
                           static_cast<uint64_t>(s.runs[slot] & 0xFFFFFFFF));
-    n += snprintf(buf + n, size - n, "end\n");
+    n += snprintf(buf + n, size - n, "system_identifier %" PRIu64 "\ntimeline %" PRIu32 "\nend\n",
+                  static_cast<uint64_t>(s.system_identifier), s.timeline);
     return n;
 }
 
 bool write_all(int fd, const char *buf, size_t len) {
     while (len > 0) {
+        errno = 0;
         const ssize_t w = write(fd, buf, len);
-        if (w < 0) {
-            if (errno == EINTR) continue;
+        if (w <= 0) {
+            if (w < 0 && errno == EINTR) continue;
+            if (errno == 0) errno = ENOSPC;  // a short write without an error: the disk is full
             return false;
         }
         buf += w;
@@ -53,27 +62,24 @@ bool write_all(int fd, const char *buf, size_t len) {
 bool write_state_file(const ReservedState &state) {
     char buf[8192];
     const int len = format_state(state, buf, sizeof buf);
-    const int fd = open(kTempFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    const int fd = OpenTransientFile(kTempFile, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
     if (fd < 0) return false;
-    if (!write_all(fd, buf, static_cast<size_t>(len)) || fsync(fd) != 0) {
+    if (!write_all(fd, buf, static_cast<size_t>(len))) {
         const int saved = errno;
-        close(fd);
+        CloseTransientFile(fd);
         errno = saved;
         return false;
     }
-    if (close(fd) != 0 || rename(kTempFile, kStateFile) != 0) return false;
-    // The rename itself must survive a crash: fsync the directory.
-    const int dir = open(".", O_RDONLY | O_CLOEXEC);
-    if (dir < 0) return false;
-    const bool synced = fsync(dir) == 0;
-    const int saved = errno;
-    close(dir);
-    errno = saved;
-    return synced;
+    if (CloseTransientFile(fd) != 0) return false;
+    // fsync of the file, rename, fsync of the file and the directory.
+    errno = 0;
+    if (durable_rename(kTempFile, kStateFile, LOG) == 0) return true;
+    if (errno == 0) errno = EIO;
+    return false;
 }
 
 StateRead read_state_file(ReservedState *state) {
-    FILE *f = fopen(kStateFile, "r");
+    FILE *f = AllocateFile(kStateFile, "r");
     if (f == nullptr) return errno == ENOENT ? StateRead::missing : StateRead::io_error;
     *state = ReservedState{};
     char line[256];
@@ -96,6 +102,10 @@ StateRead read_state_file(ReservedState *state) {
         } else if (sscanf(line, "run %" SCNu64 " %" SCNu64 " %" SCNu64, &a, &b, &c) == 3 &&
                    a < locality::kRunSlots && b <= 0xFFFFFFFF && c <= 0xFFFFFFFF) {
             state->runs[a] = (b << 32) | c;
+        } else if (sscanf(line, "system_identifier %" SCNu64, &a) == 1) {
+            state->system_identifier = a;
+        } else if (sscanf(line, "timeline %" SCNu32, &u) == 1) {
+            state->timeline = u;
         } else if (strcmp(line, "end\n") == 0) {
             end = true;
             break;
@@ -104,9 +114,17 @@ StateRead read_state_file(ReservedState *state) {
         }
     }
     const bool read_error = ferror(f) != 0;
-    fclose(f);
+    FreeFile(f);
     if (read_error) return StateRead::io_error;
     return header && start && end ? StateRead::ok : StateRead::corrupt;
+}
+
+void raise_marks(ReservedState *into, const ReservedState &from) {
+    into->variable = Max(into->variable, from.variable);
+    into->explicit_sequential = Max(into->explicit_sequential, from.explicit_sequential);
+    into->hot_guid = Max(into->hot_guid, from.hot_guid);
+    // A run's mark is (window + 1) << 32 | ids: the newer window, or more ids of one.
+    for (uint32 i = 0; i < locality::kRunSlots; ++i) into->runs[i] = Max(into->runs[i], from.runs[i]);
 }
 
 }  // namespace locality_pg

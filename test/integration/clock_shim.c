@@ -1,11 +1,12 @@
 /*
- * LD_PRELOAD clock shim for test/integration/restart.sh: shifts
+ * LD_PRELOAD clock shim for test/integration/restart.sh and ha.sh: shifts
  * CLOCK_REALTIME of the process (a PostgreSQL server and its backends) by a
- * number of milliseconds that the test changes while the server runs. The
- * offset is a signed 64-bit integer at the start of the file named by
- * CLOCK_SHIM_FILE, mapped shared, so a write to the file takes effect at
- * once in every process. Only clock_gettime(CLOCK_REALTIME) is shifted: the
- * clock locality_uuid reads.
+ * number of milliseconds that the test changes while the server runs, or
+ * holds it at one instant. The file named by CLOCK_SHIM_FILE holds two
+ * signed 64-bit integers, mapped shared, so a write to the file takes
+ * effect at once in every process: the offset, and a frozen time in Unix
+ * milliseconds (0: not frozen). Only clock_gettime(CLOCK_REALTIME) is
+ * changed: the clock locality_uuid reads.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -17,7 +18,7 @@
 #include <unistd.h>
 
 static int (*real_clock_gettime)(clockid_t, struct timespec *);
-static volatile const int64_t *offset_ms;
+static volatile const int64_t *shim;	/* [0] offset ms, [1] frozen ms */
 
 static void attach(void)
 {
@@ -28,10 +29,10 @@ static void attach(void)
 	real_clock_gettime = (int (*)(clockid_t, struct timespec *)) dlsym(RTLD_NEXT, "clock_gettime");
 	if (path == NULL || (fd = open(path, O_RDONLY)) < 0)
 		return;
-	map = mmap(NULL, sizeof(int64_t), PROT_READ, MAP_SHARED, fd, 0);
+	map = mmap(NULL, 2 * sizeof(int64_t), PROT_READ, MAP_SHARED, fd, 0);
 	close(fd);
 	if (map != MAP_FAILED)
-		offset_ms = map;
+		shim = map;
 }
 
 int clock_gettime(clockid_t id, struct timespec *ts)
@@ -42,9 +43,12 @@ int clock_gettime(clockid_t id, struct timespec *ts)
 	if (real_clock_gettime == NULL)
 		attach();
 	rc = real_clock_gettime(id, ts);
-	if (rc != 0 || id != CLOCK_REALTIME || offset_ms == NULL)
+	if (rc != 0 || id != CLOCK_REALTIME || shim == NULL)
 		return rc;
-	ns = (int64_t) ts->tv_sec * 1000000000 + ts->tv_nsec + *offset_ms * 1000000;
+	if (shim[1] != 0)
+		ns = shim[1] * 1000000;
+	else
+		ns = (int64_t) ts->tv_sec * 1000000000 + ts->tv_nsec + shim[0] * 1000000;
 	ts->tv_sec = (time_t) (ns / 1000000000);
 	ts->tv_nsec = (long) (ns % 1000000000);
 	return rc;

@@ -1,0 +1,83 @@
+#include "reservation_wal.hpp"
+
+#include "counter_state.hpp"
+#include "reservation.hpp"
+#include "settings.hpp"
+
+#if PG_VERSION_NUM >= 150000
+extern "C" {
+#include "access/xlog.h"
+#include "access/xlog_internal.h"
+#include "access/xloginsert.h"
+#include "access/xlogreader.h"
+#include "lib/stringinfo.h"
+}
+#endif
+
+namespace locality_pg {
+
+#if PG_VERSION_NUM >= 150000
+namespace {
+
+// The one kind of record: a refill's marks (ReservedState, as in the file).
+constexpr uint8 kXlogReserve = 0x00;
+
+ReservedState record_marks(XLogReaderState *record) {
+    if ((XLogRecGetInfo(record) & ~XLR_INFO_MASK) != kXlogReserve ||
+        XLogRecGetDataLen(record) != sizeof(ReservedState))
+        elog(PANIC, "locality_uuid: unknown WAL record (info 0x%02X, %u bytes)",
+             static_cast<unsigned>(XLogRecGetInfo(record)), XLogRecGetDataLen(record));
+    ReservedState marks;
+    std::memcpy(&marks, XLogRecGetData(record), sizeof marks);
+    return marks;
+}
+
+void reservation_redo(XLogReaderState *record) {
+    replay_reservation(shared_counters(), record_marks(record));
+}
+
+void reservation_desc(StringInfo buf, XLogReaderState *record) {
+    const ReservedState m = record_marks(record);
+    uint64 newest_run = 0;  // (window + 1) << 32 | ids: the newest window's mark is the largest
+    for (uint64 r : m.runs) newest_run = Max(newest_run, r);
+    appendStringInfo(buf,
+                     "variable " UINT64_FORMAT "; explicit " UINT64_FORMAT "; hot " UINT64_FORMAT
+                     "; run " UINT64_FORMAT ":" UINT64_FORMAT "; timeline %u",
+                     m.variable, m.explicit_sequential, m.hot_guid, newest_run >> 32,
+                     newest_run & 0xFFFFFFFF, m.timeline);
+}
+
+const char *reservation_identify(uint8 info) {
+    return (info & ~XLR_INFO_MASK) == kXlogReserve ? "RESERVE" : nullptr;
+}
+
+// Replay ends (promotion, or the end of crash recovery): the replayed
+// server's Hot Guids of this second are not all known.
+void reservation_cleanup() { close_current_hot_second(shared_counters()); }
+
+RmgrData reservation_rmgr = {
+    "locality_uuid",    reservation_redo, reservation_desc, reservation_identify, nullptr,
+    reservation_cleanup, nullptr,         nullptr,
+};
+
+}  // namespace
+
+void register_reservation_wal() {
+    RegisterCustomRmgr(static_cast<RmgrId>(setting_wal_rmgr_id), &reservation_rmgr);
+}
+
+void log_reservation(const ReservedState &marks) {
+    XLogBeginInsert();
+    XLogRegisterData(reinterpret_cast<char *>(const_cast<ReservedState *>(&marks)), sizeof marks);
+    const XLogRecPtr end = XLogInsert(static_cast<RmgrId>(setting_wal_rmgr_id), kXlogReserve);
+    XLogFlush(end);
+}
+
+#else
+
+void register_reservation_wal() {}
+void log_reservation(const ReservedState &) {}
+
+#endif
+
+}  // namespace locality_pg

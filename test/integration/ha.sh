@@ -1,0 +1,344 @@
+#!/usr/bin/env bash
+# Ids as durable as a sequence, on real clusters on loopback, as
+# PostgreSQL's own src/test/recovery does it: a primary and a streaming
+# standby made with pg_basebackup -R, both preloading the library with the
+# same node_id and machine_name, and their CLOCK_REALTIME held at one
+# instant (clock_shim.c), so ids made on both sides carry the same time.
+#
+# A "side" is one server making ids of every server-wide counter for the same
+# given times (variable and sequential mode), for the held clock (a
+# sequential run) and Hot Guids for a given second. A full side crosses at
+# least two refills of each counter (counted from the WAL records, printed);
+# a short side makes 65,536 of each. Masked ids (the pid field zeroed, so
+# uniqueness cannot rest on pids) are kept sorted per side, and every case
+# checks that its sides share none.
+#
+#   failover  after the base backup the primary makes a full side; the standby
+#             replays it and refuses to make ids (SQLSTATE 25006) while
+#             decoding works; immediate stop; promote; the new primary's side.
+#   no library a standby without the library stops at the first record, with
+#             PostgreSQL's message, and replays once the library is back.
+#   pg_rewind the old primary, after making ids of its own, is rewound to
+#             follow the new one; the new one makes a full side, which the old
+#             one replays; immediate stop; the old one is promoted.
+#   PITR      a base backup; a full side; a restore point; more ids; recovery
+#             to the restore point and promotion; the restored server's side.
+#   pg_upgrade the cluster is upgraded and the state file carried over as
+#             README says; a cluster without the file starts at random
+#             counters, not at 0.
+#
+# Ids made after the point a server was restored or rewound to are not in
+# its data and are not covered (as with nextval()); their overlap is
+# printed, not checked. Needs PostgreSQL 15+ (custom WAL resource managers);
+# on 13 and 14 it checks what the file alone covers (standby refusal and
+# pg_upgrade) and says which cases it leaves out.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
+BIN=$("$PG_CONFIG" --bindir)
+WORK=$(mktemp -d /tmp/locality-ha.XXXXXX)
+chmod 755 "$WORK"
+mkdir "$WORK/archive" "$WORK/ids"
+FIXED="'2020-01-01 00:00:00+00'"
+FROZEN_MS=1767225601000  # 2026-01-01 00:00:01 UTC: every server's clock
+SHORT=65536
+failures=0
+declare -A PORT
+
+as_postgres() { runuser -u postgres -- "$@"; }
+check() { if eval "$2"; then echo "ok:   $1"; else echo "FAIL: $1"; failures=$((failures + 1)); fi; }
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+pgctl() {  # pgctl NODE ARGS...
+  local node=$1; shift
+  as_postgres env LD_PRELOAD="$WORK/clock_shim.so" CLOCK_SHIM_FILE="$WORK/clock" \
+    timeout 120 "$BIN/pg_ctl" -D "$WORK/$node" -l "$WORK/$node.log" -w "$@" >/dev/null
+}
+q() {  # q NODE PSQL-ARGS...
+  local node=$1; shift
+  psql -X -q -At -v ON_ERROR_STOP=1 -h "$WORK" -p "${PORT[$node]}" -U postgres -d postgres "$@"
+}
+conninfo() { echo "host=$WORK port=${PORT[$1]} user=postgres dbname=postgres"; }
+cleanup() {
+  local d
+  for d in "$WORK"/*/; do
+    [ -f "$d/postmaster.pid" ] && as_postgres "$BIN/pg_ctl" -D "$d" -m immediate stop >/dev/null 2>&1
+  done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# --- servers --------------------------------------------------------------------
+cc_bin=$(command -v cc || command -v gcc)
+"$cc_bin" -shared -fPIC -O2 -Wall -Werror -o "$WORK/clock_shim.so" "$ROOT/test/integration/clock_shim.c" -ldl
+python3 -c "import struct,sys; open(sys.argv[1], 'wb').write(struct.pack('<qq', 0, int(sys.argv[2])))" \
+  "$WORK/clock" "$FROZEN_MS"
+chown -R postgres "$WORK"
+
+# set_port NODE: a port of its own, last in its postgresql.conf (a base
+# backup or pg_rewind copies the source's file).
+set_port() {
+  PORT[$1]=$(free_port)
+  echo "port = ${PORT[$1]}" >>"$WORK/$1/postgresql.conf"
+}
+init_node() {
+  as_postgres "$BIN/initdb" -D "$WORK/$1" -U postgres --auth=trust >/dev/null
+  cat >>"$WORK/$1/postgresql.conf" <<CONF
+listen_addresses = ''
+unix_socket_directories = '$WORK'
+shared_preload_libraries = 'locality_uuid'
+locality_uuid.node_id = 7
+locality_uuid.machine_name = 'ha-test'
+wal_level = replica
+wal_log_hints = on
+max_wal_senders = 5
+wal_keep_size = '1GB'
+archive_mode = on
+archive_command = 'test ! -f $WORK/archive/%f && cp %p $WORK/archive/%f'
+CONF
+  set_port "$1"
+}
+# base_backup SOURCE NODE [pg_basebackup options]
+base_backup() {
+  local source=$1 node=$2; shift 2
+  as_postgres "$BIN/pg_basebackup" -D "$WORK/$node" -d "$(conninfo "$source")" -c fast -X stream "$@"
+  set_port "$node"
+}
+# wait_replay PRIMARY STANDBY: the standby has replayed all the primary flushed.
+wait_replay() {
+  local target i
+  target=$(q "$1" -c "SELECT pg_current_wal_flush_lsn()")
+  for i in $(seq 600); do
+    [ "$(q "$2" -c "SELECT pg_last_wal_replay_lsn() >= '$target'")" = t ] && return 0
+    sleep 0.2
+  done
+  echo "standby $2 did not replay up to $target" >&2; return 1
+}
+promote() {
+  as_postgres timeout 120 "$BIN/pg_ctl" -D "$WORK/$1" -w promote >/dev/null
+  local i
+  for i in $(seq 300); do [ "$(q "$1" -c "SELECT pg_is_in_recovery()")" = f ] && return 0; sleep 0.2; done
+  return 1
+}
+
+# --- sides ------------------------------------------------------------------------
+# Masked ids, prefixed with their key space (v: variable, s: sequential,
+# h: Hot Guid); the pid field is zeroed: bytes 4-5 of a Locality UUID,
+# bytes 6 and 8 of a Hot Guid.
+KIND_SQL=(
+  variable "'v' || encode(set_byte(set_byte(uuid_send(locality_uuid_at($FIXED, false)), 4, 0), 5, 0), 'hex')"
+  explicit "'s' || encode(set_byte(set_byte(uuid_send(locality_uuid_at($FIXED, true)), 4, 0), 5, 0), 'hex')"
+  run      "'s' || encode(set_byte(set_byte(uuid_send(locality_uuid(true)), 4, 0), 5, 0), 'hex')"
+  hot      "'h' || encode(set_byte(set_byte(uuid_send(hot_guid(7, $FIXED)), 6, 0), 8, 0), 'hex')"
+)
+emit() {  # emit NODE KIND N: N masked ids of KIND to stdout
+  local i
+  for ((i = 0; i < ${#KIND_SQL[@]}; i += 2)); do
+    [ "${KIND_SQL[i]}" = "$2" ] || continue
+    q "$1" -c "COPY (SELECT ${KIND_SQL[i + 1]} FROM generate_series(1, $3)) TO STDOUT"
+  done
+}
+# marks NODE: the marks of NODE's state file, as the WAL records describe
+# them: "variable explicit run hot" (run: the newest window's "window:ids").
+marks() {
+  awk '$1 == "variable" || $1 == "explicit" || $1 == "hot" { m[$1] = $2 }
+       $1 == "run" && $3 * 4294967296 + $4 > best { best = $3 * 4294967296 + $4; run = $3 ":" $4 }
+       END { print m["variable"], m["explicit"], (run == "" ? "0:0" : run), m["hot"] }' \
+    "$WORK/$1/locality_uuid.state"
+}
+# refills NODE FROM-LSN START-MARKS...: refills of each counter logged
+# since FROM-LSN (records whose mark differs from the one at the start), as
+# "variable explicit run hot".
+refills() {
+  [ "$(q "$1" -c "SELECT pg_current_wal_flush_lsn() > '$2'")" = t ] || { echo 0 0 0 0; return; }
+  q "$1" -F ' ' -c "
+    SELECT count(DISTINCT v) FILTER (WHERE v <> '$3'), count(DISTINCT e) FILTER (WHERE e <> '$4'),
+           count(DISTINCT r) FILTER (WHERE r <> '$5'), count(DISTINCT h) FILTER (WHERE h <> '$6')
+    FROM (SELECT substring(description FROM 'variable (\d+)') AS v, substring(description FROM 'explicit (\d+)') AS e,
+                 substring(description FROM 'run (\d+:\d+)') AS r, substring(description FROM 'hot (\d+)') AS h
+          FROM pg_get_wal_records_info('$2', pg_current_wal_flush_lsn())
+          WHERE resource_manager = 'locality_uuid') records"
+}
+# side NODE LABEL full|short: ids of every kind on NODE, kept sorted in
+# $WORK/ids/LABEL; a full side goes on in rounds until each counter crossed
+# two refills (bounded: 20 rounds, 5,242,880 ids of a counter).
+side() {
+  local node=$1 label=$2 size=$3 from start round counts kinds k n=0
+  local out="$WORK/ids/$label.unsorted"
+  : >"$out"
+  if [ "$size" = short ]; then
+    for k in variable explicit run hot; do emit "$node" "$k" $SHORT >>"$out"; done
+  else
+    from=$(q "$node" -c "SELECT pg_current_wal_flush_lsn()")
+    start=$(marks "$node")
+    for round in $(seq 20); do
+      # shellcheck disable=SC2086
+      read -r -a counts < <(refills "$node" "$from" $start)
+      kinds=()
+      [ "${counts[0]}" -ge 2 ] || kinds+=(variable)
+      [ "${counts[1]}" -ge 2 ] || kinds+=(explicit)
+      [ "${counts[2]}" -ge 2 ] || kinds+=(run)
+      [ "${counts[3]}" -ge 2 ] || kinds+=(hot)
+      [ ${#kinds[@]} -eq 0 ] && break
+      for k in "${kinds[@]}"; do
+        if [ "$k" = hot ]; then emit "$node" "$k" 131072 >>"$out"; else emit "$node" "$k" 262144 >>"$out"; fi
+      done
+    done
+    # shellcheck disable=SC2086
+    read -r -a counts < <(refills "$node" "$from" $start)
+    echo "side $label on $node: refills crossed (WAL records): variable ${counts[0]}, explicit ${counts[1]}, run ${counts[2]}, Hot Guid ${counts[3]}"
+    check "side $label crossed two refills of every counter" \
+      "[ ${counts[0]} -ge 2 ] && [ ${counts[1]} -ge 2 ] && [ ${counts[2]} -ge 2 ] && [ ${counts[3]} -ge 2 ]"
+  fi
+  LC_ALL=C sort -S 512M "$out" >"$WORK/ids/$label"
+  rm -f "$out"
+  n=$(wc -l <"$WORK/ids/$label")
+  echo "side $label on $node: $n ids ($(cut -c1 "$WORK/ids/$label" | uniq -c | awk '{printf "%s%s %s", sep, $2, $1; sep=", "}'))"
+  check "no masked duplicate within side $label" "[ \$(uniq -d '$WORK/ids/$label' | wc -l) = 0 ]"
+}
+shared_ids() { LC_ALL=C sort -m "${@/#/$WORK/ids/}" | uniq -d | wc -l; }
+no_shared_ids() {  # no_shared_ids CASE LABEL...
+  local n
+  n=$(shared_ids "${@:2}")
+  check "$1: masked duplicates among sides ${*:2}: $n" "[ $n = 0 ]"
+}
+
+# --- a primary and its standby ------------------------------------------------------
+init_node a
+pgctl a start
+q a -c "CREATE EXTENSION locality_uuid"
+check "counter scope is the server" '[ "$(q a -c "SELECT locality_uuid_counter_scope()")" = server ]'
+# Every counter's next draw a little before a refill point (its first draw
+# refills to 2^22 ahead, 2^20 for Hot Guids; the next refills come every
+# half of that), so two refills after the base backup take about 2^21 ids.
+q a -c "SELECT count(${KIND_SQL[1]}) + count(${KIND_SQL[3]}) + count(${KIND_SQL[5]})
+        FROM generate_series(1, 4194304 - 4096)" >/dev/null
+q a -c "SELECT count(${KIND_SQL[7]}) FROM generate_series(1, 1048576 - 4096)" >/dev/null
+
+if [ "$PG_MAJOR" -lt 15 ]; then
+  echo "PostgreSQL $PG_MAJOR has no custom WAL resource managers: failover, point-in-time recovery"
+  echo "and pg_rewind are not covered (README, Guarantees); checking the standby and pg_upgrade only."
+fi
+[ "$PG_MAJOR" -ge 15 ] && q a -c "CREATE EXTENSION pg_walinspect"
+base_backup a b -R
+pgctl b start
+
+refused() {  # refused NODE SQL: the error a standby gives, verbose
+  q "$1" -v VERBOSITY=verbose -c "$2" 2>&1 | head -n 3 | tr '\n' ' ' || true
+}
+
+if [ "$PG_MAJOR" -ge 15 ]; then
+  echo; echo "== failover"
+  side a a1 full
+  wait_replay a b
+else
+  side a a1 short
+  wait_replay a b
+fi
+out=$(refused b "SELECT locality_uuid()")
+check "a hot standby refuses server-wide ids: $out" \
+  'grep -q "25006: cannot make server-wide ids during recovery" <<<"$out" && grep -q "DETAIL:  This server is a standby" <<<"$out"'
+out=$(refused b "SELECT hot_guid(1, $FIXED)")
+check "... also Hot Guids for a given time" 'grep -q "25006" <<<"$out"'
+pid=$(q b -c "SELECT locality_uuid_pid('f5166777-7a7f-bd53-7a50-013e4e2afc26')")
+check "... while reading ids works there (pid $pid)" '[ "$pid" = 31359 ]'
+
+if [ "$PG_MAJOR" -ge 15 ]; then
+  pgctl a stop -m immediate
+  promote b
+  side b b2 short
+  no_shared_ids "failover" a1 b2
+
+  # --- a standby without the library --------------------------------------------
+  echo; echo "== a standby without the library"
+  base_backup b c -R
+  echo "shared_preload_libraries = ''" >>"$WORK/c/postgresql.conf"
+  from=$(q b -c "SELECT pg_current_wal_flush_lsn()")
+  q b -c "SELECT count(locality_uuid_at($FIXED, false)) FROM generate_series(1, 2100000)" >/dev/null
+  records=$(q b -c "SELECT count(*) FROM pg_get_wal_records_info('$from', pg_current_wal_flush_lsn())
+                    WHERE resource_manager = 'locality_uuid'" || echo 0)
+  check "the primary logged $records reservation(s) after the backup" '[ "$records" -ge 1 ]'
+  pgctl c start -t 30 || true
+  for _ in $(seq 150); do grep -q "not registered" "$WORK/c.log" && break; sleep 0.2; done
+  msg=$(grep -m1 -A1 "resource manager with ID" "$WORK/c.log" | tr '\n' ' ' || true)
+  check "replay stops with PostgreSQL's message: $msg" \
+    'grep -q "resource manager with ID 128 not registered" <<<"$msg" && grep -q "HINT:  Include the extension module that implements this resource manager in shared_preload_libraries" <<<"$msg"'
+  as_postgres "$BIN/pg_ctl" -D "$WORK/c" -m immediate stop >/dev/null 2>&1 || true
+  sed -i "/^shared_preload_libraries = ''$/d" "$WORK/c/postgresql.conf"
+  pgctl c start
+  wait_replay b c
+  check "with the library back, the standby replays on" '[ "$(q c -c "SELECT pg_is_in_recovery()")" = t ]'
+  pgctl c stop -m fast
+
+  # --- pg_rewind ----------------------------------------------------------------
+  echo; echo "== pg_rewind"
+  # The old primary comes back alone and makes ids of its own: they are not
+  # in the data of the cluster it rejoins (not covered, printed below).
+  pgctl a start
+  { emit a variable $SHORT; emit a explicit $SHORT; emit a run $SHORT; emit a hot $SHORT; } |
+    LC_ALL=C sort >"$WORK/ids/a-diverged"
+  pgctl a stop -m fast
+  as_postgres "$BIN/pg_rewind" --target-pgdata="$WORK/a" --source-server="$(conninfo b)" -R >"$WORK/pg_rewind.out" 2>&1 ||
+    { cat "$WORK/pg_rewind.out"; exit 1; }
+  set_port a
+  pgctl a start
+  check "the rewound old primary follows the new one" '[ "$(q a -c "SELECT pg_is_in_recovery()")" = t ]'
+  side b b3 full
+  wait_replay b a
+  pgctl b stop -m immediate
+  promote a
+  side a a4 short
+  no_shared_ids "pg_rewind" a1 b2 b3 a4
+  echo "not covered: ids the old primary made alone that the new primary repeats: $(shared_ids a-diverged b2 b3 a4)"
+
+  # --- point-in-time recovery ------------------------------------------------------
+  echo; echo "== point-in-time recovery"
+  base_backup a p
+  side a a5 full
+  q a -c "SELECT pg_create_restore_point('locality_target')" >/dev/null
+  { emit a variable $SHORT; emit a explicit $SHORT; emit a run $SHORT; emit a hot $SHORT; } |
+    LC_ALL=C sort >"$WORK/ids/a-after-target"
+  segment=$(q a -c "SELECT pg_walfile_name(pg_switch_wal())")
+  for _ in $(seq 300); do [ -f "$WORK/archive/$segment" ] && break; sleep 0.2; done
+  pgctl a stop -m fast
+  cat >>"$WORK/p/postgresql.conf" <<CONF
+restore_command = 'cp $WORK/archive/%f %p'
+recovery_target_name = 'locality_target'
+recovery_target_action = 'promote'
+CONF
+  as_postgres touch "$WORK/p/recovery.signal"
+  pgctl p start
+  for _ in $(seq 300); do [ "$(q p -c "SELECT pg_is_in_recovery()")" = f ] && break; sleep 0.2; done
+  check "recovered to the restore point and promoted" '[ "$(q p -c "SELECT pg_is_in_recovery()")" = f ]'
+  side p p6 full
+  no_shared_ids "point-in-time recovery" a5 p6
+  echo "not covered: ids made after the restore point that the restored server repeats: $(shared_ids a-after-target p6)"
+  upgrade_from=p
+  old_side=p6
+else
+  pgctl b stop -m fast
+  upgrade_from=a
+  old_side=a1
+fi
+
+# --- pg_upgrade ------------------------------------------------------------------
+echo; echo "== pg_upgrade"
+pgctl "$upgrade_from" stop -m fast
+init_node u
+(cd "$WORK" && as_postgres "$BIN/pg_upgrade" -b "$BIN" -B "$BIN" -d "$WORK/$upgrade_from" -D "$WORK/u" \
+   -p "$(free_port)" -P "$(free_port)" -s "$WORK" >"$WORK/pg_upgrade.out" 2>&1) ||
+  { tail -n 30 "$WORK/pg_upgrade.out"; exit 1; }
+# pg_upgrade started the new cluster, preloading the library, without the
+# old file: it holds fresh random counters.
+fresh_explicit=$(sed -n 's/^explicit //p' "$WORK/u/locality_uuid.state")
+old_explicit=$(sed -n 's/^explicit //p' "$WORK/$upgrade_from/locality_uuid.state")
+check "a cluster without the file starts its given-time sequential counter at random ($fresh_explicit), not 0" \
+  '[ "$fresh_explicit" != 0 ] && [ "$fresh_explicit" != "$old_explicit" ]'
+cp "$WORK/$upgrade_from/locality_uuid.state" "$WORK/u/locality_uuid.state"
+chown postgres "$WORK/u/locality_uuid.state"
+pgctl u start
+side u u7 short
+no_shared_ids "pg_upgrade" "$old_side" u7
+[ "$PG_MAJOR" -ge 15 ] && no_shared_ids "every covered side together" a1 b2 b3 a4 a5 p6 u7
+
+echo
+[ $failures = 0 ] || { echo "$failures check(s) failed"; exit 1; }
+echo "failover, no-library, pg_rewind, point-in-time recovery and pg_upgrade checks passed"
