@@ -152,6 +152,23 @@ locality::WindowBaseCache window_bases;
                     errhint("Make ids on the primary. Reading and decoding ids works here.")));
 }
 
+// The state file could not be read at start: try again (it may have been
+// restored), else fail; no draw is taken meanwhile.
+void restore_or_report() {
+    const FreshCounters fresh{strong_random_u32(), strong_random_u32(), strong_random_u32()};
+    if (restore_late(shared, fresh)) return;
+    const int read_errno = shared->unreadable_errno;  // 0: the file is corrupt
+    errno = read_errno;
+    ereport(ERROR, (read_errno != 0 ? errcode_for_file_access() : errcode(ERRCODE_DATA_CORRUPTED),
+                    read_errno != 0 ? errmsg("could not read \"%s\": %m", kStateFile)
+                               : errmsg("\"%s\" in the data directory is corrupt", kStateFile),
+                    errdetail("The file holds the reserved marks of the server-wide counters; ids "
+                              "made without them could repeat ids made before."),
+                    errhint("Restore the file, or delete it after giving this server a new "
+                            "locality_uuid.node_id and locality_uuid.machine_name. Ids are made "
+                            "again as soon as it can be read, without a restart.")));
+}
+
 // Calls make(locality_cells, hot_guid_cells, reservation) with the active
 // storage: the server's shared memory (whose draws must be reserved on
 // disk), or this backend's own counters. The kinds differ in type, hence a
@@ -160,6 +177,8 @@ template <class Make>
 auto with_active_cells(Make make) {
     if (shared_attached) {
         if (RecoveryInProgress()) report_in_recovery();
+        if (pg_atomic_read_u32(&shared->available) == 0) restore_or_report();
+        pg_read_barrier();  // the counters as restore_late left them
         // Fixed for the server's life, except when replay adopts the
         // primary's (reservation.cpp).
         shared_cells.variable_start = pg_atomic_read_u32(&shared->variable_start);
@@ -174,7 +193,9 @@ auto with_active_cells(Make make) {
     ereport(ERROR, (errcode_for_file_access(),
                     errmsg("could not reserve ids in \"%s\": %m", kStateFile),
                     errdetail("The server-wide counters persist their reserved marks before "
-                              "an id beyond them is made.")));
+                              "an id beyond them is made."),
+                    errhint("Free space in the data directory's file system, or make the file "
+                            "writable; ids are made again as soon as it can be written.")));
 }
 
 [[noreturn]] void report_failure(locality::GenStatus status, int64 millis) {

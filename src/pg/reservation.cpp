@@ -1,6 +1,7 @@
 #include "reservation.hpp"
 
 #include <cerrno>
+#include <initializer_list>
 
 extern "C" {
 #include "access/xlog.h"
@@ -92,6 +93,55 @@ void close_hot_second(SharedCounters *s, uint64 hot_mark) {
     }
 }
 
+// Raises every counter and mark of s to `saved`'s (a late restore may find
+// them raised by replay already) and takes its variable-mode start.
+// `restored`: saved comes from a file, written by a server that may have
+// made Hot Guids in this very second.
+void apply_state(SharedCounters *s, const ReservedState &saved, bool restored) {
+    pg_atomic_write_u32(&s->variable_start, saved.variable_start);
+    raise_counter(&s->variable.value, saved.variable);
+    raise_counter(&s->explicit_sequential.value, saved.explicit_sequential);
+    raise_counter(&s->hot_draws.value, saved.hot_guid);
+    for (uint32 i = 0; i < locality::kRunSlots; ++i) raise_counter(&s->runs[i].value, saved.runs[i]);
+    ReservedState marks = snapshot(s);
+    raise_marks(&marks, saved);
+    publish(s, marks);
+    // Hot Guids made in this very second before the restart are not known:
+    // the second counts as full, so ids wait for the next one.
+    if (restored) close_hot_second(s, marks.hot_guid);
+}
+
+// Reads the file into s and makes s available; false (s stays unavailable,
+// the reason kept in s) if it exists but cannot be read.
+bool load_state(SharedCounters *s, const FreshCounters &fresh) {
+    ReservedState saved{};
+    const StateRead read = read_state_file(&saved);
+    if (read == StateRead::corrupt || read == StateRead::io_error) {
+        s->unreadable_errno = read == StateRead::io_error ? errno : 0;
+        return false;
+    }
+    const bool restored = read == StateRead::ok;
+    if (!restored) {
+        saved = ReservedState{};
+        saved.variable_start = fresh.variable_start;
+        saved.explicit_sequential = fresh.explicit_sequential;
+        saved.hot_guid = fresh.hot_guid;
+    }
+    apply_state(s, saved, restored);
+    ReservedState written = snapshot(s);
+    written.system_identifier = saved.system_identifier;
+    written.timeline = saved.timeline;
+    if (!write_state_file(written))
+        ereport(LOG, (errcode_for_file_access(), errmsg("locality_uuid: could not write \"%s\": %m", kStateFile),
+                      errdetail("Ids beyond the reserved marks fail until it can be written.")));
+    pg_write_barrier();  // the counters before the flag (restore_late's readers)
+    pg_atomic_write_u32(&s->available, 1);
+    ereport(LOG, (errmsg("locality_uuid: server-wide counters %s",
+                         restored ? "continue past the reserved marks in \"locality_uuid.state\""
+                                  : "start fresh (no \"locality_uuid.state\" yet)")));
+    return true;
+}
+
 }  // namespace
 
 // A draw past half of its reservation raises the mark, if no other backend
@@ -112,43 +162,34 @@ __attribute__((noinline)) bool reserve_slow(SharedCounters *s, const locality::D
 int reservation_errno() { return reserve_errno; }
 
 void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fresh) {
-    ReservedState saved{};
-    const StateRead read = read_state_file(&saved);
-    if (read == StateRead::corrupt || read == StateRead::io_error)
-        ereport(FATAL, (errcode(ERRCODE_DATA_CORRUPTED),
-                        errmsg("could not read \"%s\" in the data directory", kStateFile),
-                        errdetail("The file holds the reserved counters of locality_uuid's "
-                                  "server-wide generators; starting without them could repeat ids."),
-                        errhint("Restore the file. Delete it only after giving this server a new "
-                                "locality_uuid.node_id and locality_uuid.machine_name.")));
-    const bool restored = read == StateRead::ok;
-    if (!restored) {
-        saved = ReservedState{};
-        saved.variable_start = fresh.variable_start;
-        saved.explicit_sequential = fresh.explicit_sequential;
-        saved.hot_guid = fresh.hot_guid;
-    }
     s->lock = lock;
-    pg_atomic_init_u32(&s->variable_start, saved.variable_start);
-    pg_atomic_init_u64(&s->variable.value, saved.variable);
-    pg_atomic_init_u64(&s->explicit_sequential.value, saved.explicit_sequential);
-    pg_atomic_init_u64(&s->hot_draws.value, saved.hot_guid);
-    pg_atomic_init_u64(&s->variable_until.value, saved.variable);
-    pg_atomic_init_u64(&s->explicit_until.value, saved.explicit_sequential);
-    pg_atomic_init_u64(&s->hot_until.value, saved.hot_guid);
+    pg_atomic_init_u32(&s->variable_start, 0);
+    pg_atomic_init_u32(&s->available, 0);
+    s->unreadable_errno = 0;
+    for (Line *l : {&s->variable, &s->explicit_sequential, &s->hot_draws, &s->hot_second, &s->variable_until,
+                    &s->explicit_until, &s->hot_until})
+        pg_atomic_init_u64(&l->value, 0);
     for (uint32 i = 0; i < locality::kRunSlots; ++i) {
-        pg_atomic_init_u64(&s->runs[i].value, saved.runs[i]);
-        pg_atomic_init_u64(&s->run_until[i].value, saved.runs[i]);
+        pg_atomic_init_u64(&s->runs[i].value, 0);
+        pg_atomic_init_u64(&s->run_until[i].value, 0);
     }
-    // Hot Guids made in this very second before the restart are not known:
-    // the second counts as full, so ids wait for the next one.
-    pg_atomic_init_u64(&s->hot_second.value, 0);
-    if (restored) close_hot_second(s, saved.hot_guid);
-    if (!write_state_file(saved))
-        ereport(FATAL, (errcode_for_file_access(), errmsg("could not write \"%s\": %m", kStateFile)));
-    ereport(LOG, (errmsg("locality_uuid: server-wide counters %s",
-                         restored ? "continue past the reserved marks in " "\"locality_uuid.state\""
-                                  : "start fresh (no \"locality_uuid.state\" yet)")));
+    if (load_state(s, fresh)) return;
+    const int read_errno = s->unreadable_errno;  // 0: the file is corrupt
+    errno = read_errno;
+    ereport(LOG, (errcode(ERRCODE_DATA_CORRUPTED),
+                  read_errno != 0
+                      ? errmsg("locality_uuid: could not read \"%s\": %m", kStateFile)
+                      : errmsg("locality_uuid: \"%s\" in the data directory is corrupt", kStateFile),
+                  errdetail("Server-wide ids fail until the file can be read; everything else works."),
+                  errhint("Restore the file, or delete it after giving this server a new "
+                          "locality_uuid.node_id and locality_uuid.machine_name.")));
+}
+
+bool restore_late(SharedCounters *s, const FreshCounters &fresh) {
+    LWLockAcquire(s->lock, LW_EXCLUSIVE);
+    const bool ok = pg_atomic_read_u32(&s->available) != 0 || load_state(s, fresh);
+    LWLockRelease(s->lock);
+    return ok;
 }
 
 void replay_reservation(SharedCounters *s, const ReservedState &logged) {
@@ -174,6 +215,13 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged) {
     }
     next.system_identifier = logged.system_identifier;
     next.timeline = logged.timeline;
+    // A file that could not be read at start is left as it is: the marks it
+    // held are unknown, and shared memory keeps the replayed ones until it
+    // is restored (restore_late merges both).
+    if (s != nullptr && pg_atomic_read_u32(&s->available) == 0) {
+        LWLockRelease(s->lock);
+        return;
+    }
     const bool written = write_state_file(next);
     const int saved_errno = errno;
     if (s != nullptr) LWLockRelease(s->lock);

@@ -93,9 +93,16 @@ struct FreshCounters {
 
 // At the start of a shared-memory lifetime (postmaster start, crash
 // restart): starts every counter of s past the marks of the state file, or
-// at the fresh values if there is none yet, and writes a new file before the
-// first id can be made. FATAL if the file exists but cannot be read.
+// at the fresh values if there is none yet, and writes the file back. A
+// file that cannot be read leaves s unavailable (logged, never FATAL: the
+// server serves everything else); a file that cannot be written is logged,
+// and the first refill tries again.
 void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fresh);
+
+// For a backend that found s unavailable: tries to read the file again
+// (it may have been restored, or deleted by the operator), under the lock.
+// True once s is available.
+bool restore_late(SharedCounters *s, const FreshCounters &fresh);
 
 // Replay of a logged refill (startup process): raises the counters and marks
 // of s (null without server-wide counters) past `logged`, and the file's.

@@ -26,7 +26,12 @@ struct SharedCounters {
     // and the new marks in shared memory. Its release orders the marks for
     // the next holder. Shown in pg_stat_activity as LWLock "locality_uuid".
     LWLock *lock;
-    pg_atomic_uint32 variable_start;  // raised only by replay on a standby
+    pg_atomic_uint32 variable_start;  // set from the file; replay adopts the primary's
+    // 1 once the marks are known (the file was read, or there was none).
+    // While 0, no draw is taken: the file could not be read at start, and
+    // every call tries again (reservation.hpp, restore_late).
+    pg_atomic_uint32 available;
+    uint32 unreadable_errno;  // why, while unavailable: 0 means the file is corrupt
 };
 
 }  // namespace locality_pg

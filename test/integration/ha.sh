@@ -260,7 +260,7 @@ if [ "$PG_MAJOR" -ge 15 ]; then
   for _ in $(seq 150); do grep -q "not registered" "$WORK/c.log" && break; sleep 0.2; done
   msg=$(grep -m1 -A1 "resource manager with ID" "$WORK/c.log" | tr '\n' ' ' || true)
   check "replay stops with PostgreSQL's message: $msg" \
-    'grep -q "resource manager with ID 128 not registered" <<<"$msg" && grep -q "HINT:  Include the extension module that implements this resource manager in shared_preload_libraries" <<<"$msg"'
+    'grep -q "resource manager with ID 128 not registered" <<<"$msg" && grep -Eq "HINT:  Include the extension module that implements this resource manager in \"?shared_preload_libraries" <<<"$msg"'
   as_postgres "$BIN/pg_ctl" -D "$WORK/c" -m immediate stop >/dev/null 2>&1 || true
   sed -i "/^shared_preload_libraries = ''$/d" "$WORK/c/postgresql.conf"
   pgctl c start

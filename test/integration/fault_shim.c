@@ -1,0 +1,115 @@
+/*
+ * LD_PRELOAD fault shim for test/integration/state_faults.sh: makes writes
+ * to locality_uuid.state.tmp (the state file before its rename), or to
+ * locality_uuid.state itself (which only a broken writer would write in
+ * place), fail or hang, as the first byte of the file named by FAULT_SHIM_FILE says, read
+ * at every write (the file is mapped shared, so the test switches faults
+ * while the server runs):
+ *   '0'  no fault
+ *   'n'  write fails with ENOSPC (a full disk)
+ *   'e'  write fails with EIO
+ *   'h'  write hangs until the byte changes (at most 120 s), then goes on
+ * Every other file is untouched.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+static const char *const targets[] = {"locality_uuid.state.tmp", "locality_uuid.state"};
+#define MAX_FD 4096
+
+static volatile const char *mode;
+static unsigned char watched[MAX_FD];
+
+static void attach(void)
+{
+	const char *path = getenv("FAULT_SHIM_FILE");
+	int fd;
+	void *map;
+
+	if (mode != NULL || path == NULL || (fd = open(path, O_RDONLY)) < 0)
+		return;
+	map = mmap(NULL, 1, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (map != MAP_FAILED)
+		mode = map;
+}
+
+static int watch(const char *path, int fd)
+{
+	size_t n = strlen(path), i, t;
+
+	if (fd < 0 || fd >= MAX_FD)
+		return fd;
+	watched[fd] = 0;
+	for (i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
+	{
+		t = strlen(targets[i]);
+		if (n >= t && strcmp(path + n - t, targets[i]) == 0)
+			watched[fd] = 1;
+	}
+	return fd;
+}
+
+#define OPEN_WRAPPER(name)                                                    \
+	int name(const char *path, int flags, ...)                                \
+	{                                                                         \
+		static int (*real)(const char *, int, ...);                           \
+		mode_t m = 0;                                                         \
+		if (flags & (O_CREAT | O_TMPFILE))                                    \
+		{                                                                     \
+			va_list ap;                                                       \
+			va_start(ap, flags);                                              \
+			m = va_arg(ap, mode_t);                                           \
+			va_end(ap);                                                       \
+		}                                                                     \
+		if (real == NULL)                                                     \
+			real = (int (*)(const char *, int, ...)) dlsym(RTLD_NEXT, #name); \
+		return watch(path, real(path, flags, m));                             \
+	}
+OPEN_WRAPPER(open)
+OPEN_WRAPPER(open64)
+
+int close(int fd)
+{
+	static int (*real)(int);
+
+	if (real == NULL)
+		real = (int (*)(int)) dlsym(RTLD_NEXT, "close");
+	if (fd >= 0 && fd < MAX_FD)
+		watched[fd] = 0;
+	return real(fd);
+}
+
+ssize_t write(int fd, const void *buf, size_t len)
+{
+	static ssize_t (*real)(int, const void *, size_t);
+	int waited;
+
+	if (real == NULL)
+		real = (ssize_t (*)(int, const void *, size_t)) dlsym(RTLD_NEXT, "write");
+	if (fd >= 0 && fd < MAX_FD && watched[fd])
+	{
+		attach();
+		for (waited = 0; mode != NULL && *mode == 'h' && waited < 1200; waited++)
+			usleep(100000);
+		if (mode != NULL && *mode == 'n')
+		{
+			errno = ENOSPC;
+			return -1;
+		}
+		if (mode != NULL && *mode == 'e')
+		{
+			errno = EIO;
+			return -1;
+		}
+	}
+	return real(fd, buf, len);
+}

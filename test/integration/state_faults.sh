@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# The state file's failure paths, injected into a real preloaded server: the
+# server stays up, server-wide ids fail with a clear error while the file
+# cannot be written or read, no id past a mark is handed out, and
+# generation recovers by itself once the file is fine again.
+#
+#   full disk  writes of locality_uuid.state.tmp fail with ENOSPC (fault_shim.c):
+#              ids up to the mark, then error 53100 with the file's name; the
+#              file keeps its marks; ids again once writes succeed
+#   EIO        the same with an I/O error
+#   hung write one backend hangs in the write while holding the reservation
+#              lock; a second one, at the mark, waits on LWLock "locality_uuid"
+#              (pg_stat_activity); the writer is killed with SIGKILL: crash
+#              restart, a readable file, counters past its marks
+#   corrupt    a truncated file at start: the server starts, ids fail with
+#              XX001 until the file is restored, then continue past its marks
+#   unreadable a file the server may not read at start: 42501, the same
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
+BIN=$("$PG_CONFIG" --bindir)
+WORK=$(mktemp -d /tmp/locality-faults.XXXXXX)
+DATA=$WORK/data
+FIXED="'2020-01-01 00:00:00+00'"
+failures=0
+
+as_postgres() { runuser -u postgres -- "$@"; }
+pgctl() {
+  as_postgres env LD_PRELOAD="$WORK/fault_shim.so" FAULT_SHIM_FILE="$WORK/fault" \
+    timeout 120 "$BIN/pg_ctl" -D "$DATA" -l "$WORK/server.log" -w "$@" >/dev/null
+}
+cleanup() {
+  printf 0 >"$WORK/fault" 2>/dev/null || true
+  [ -f "$DATA/postmaster.pid" ] && as_postgres "$BIN/pg_ctl" -D "$DATA" -m immediate stop >/dev/null 2>&1 || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+q() { psql -X -q -At -v ON_ERROR_STOP=1 -h "$WORK" -p "$PORT" -U postgres -d postgres "$@"; }
+check() { if eval "$2"; then echo "ok:   $1"; else echo "FAIL: $1"; failures=$((failures + 1)); fi; }
+fault() { printf '%s' "$1" >"$WORK/fault"; }
+state_value() { sed -n "s/^$1 //p" "$DATA/locality_uuid.state"; }
+# The variable-mode position of an id (inverse of the prime mod 2^32).
+position_sql() {
+  echo "(((locality_uuid_counter($1) - $(state_value variable_start) + 4294967296) % 4294967296)::numeric
+         * 3127333277 - 1 + 4294967296) % 4294967296"
+}
+# The error of one statement, verbose (SQLSTATE, DETAIL, HINT), on one line.
+error_of() { q -v VERBOSITY=verbose -c "$1" 2>&1 | tr '\n' ' ' || true; }
+up() { [ "$(q -c "SELECT 1" 2>/dev/null)" = 1 ]; }
+
+cc_bin=$(command -v cc || command -v gcc)
+"$cc_bin" -shared -fPIC -O2 -Wall -Werror -o "$WORK/fault_shim.so" "$ROOT/test/integration/fault_shim.c" -ldl
+fault 0
+chown -R postgres "$WORK"
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+as_postgres "$BIN/initdb" -D "$DATA" -U postgres --auth=trust >/dev/null
+cat >>"$DATA/postgresql.conf" <<CONF
+port = $PORT
+listen_addresses = ''
+unix_socket_directories = '$WORK'
+shared_preload_libraries = 'locality_uuid'
+locality_uuid.node_id = 4243
+CONF
+pgctl start
+q -c "CREATE EXTENSION locality_uuid"
+check "counter scope is the server" '[ "$(q -c "SELECT locality_uuid_counter_scope()")" = server ]'
+q -c "SELECT hot_guid(1)" >/dev/null  # the Hot Guid counter holds a reservation
+
+# --- writes that fail ---------------------------------------------------------------
+# Makes variable-mode ids in statements of 65,536 until one fails (at most
+# 80); prints the highest position of the statements that succeeded.
+generate_until_error() {
+  local best=-1 got i
+  for i in $(seq 80); do
+    got=$(q -c "SELECT max($(position_sql id)) FROM (SELECT locality_uuid_at($FIXED, false) AS id
+                FROM generate_series(1, 65536)) s" 2>/dev/null) || break
+    best=$got
+  done
+  echo "$best"
+}
+for kind in n:"No space left on device":53100 e:"Input/output error":58030; do
+  IFS=: read -r code text state <<<"$kind"
+  q -c "SELECT locality_uuid_at($FIXED, false)" >/dev/null
+  mark=$(state_value variable)
+  fault "$code"
+  last=$(generate_until_error)
+  err=$(error_of "SELECT locality_uuid_at($FIXED, false)")
+  check "'$text': ids stop at the mark (last position $last < mark $mark, file unchanged)" \
+    '[ "$last" -ge 0 ] && [ "$last" -lt "$mark" ] && [ "$(state_value variable)" = "$mark" ]'
+  check "... with error $state and the file's name: ${err:0:160}" \
+    'grep -q "ERROR:  $state: could not reserve ids in \"locality_uuid.state\": $text" <<<"$err" && grep -q "HINT:  Free space" <<<"$err"'
+  check "... while the server serves everything else, Hot Guids below their mark included" \
+    'up && [ -n "$(q -c "SELECT gen_random_uuid()")" ] && [ -n "$(q -c "SELECT hot_guid(1)")" ]'
+  fault 0
+  next=$(q -c "SELECT $(position_sql id) FROM (SELECT locality_uuid_at($FIXED, false) AS id) s")
+  check "... and ids resume once the file can be written (position $next >= $mark, new mark $(state_value variable))" \
+    '[ "$next" -ge "$mark" ] && [ "$(state_value variable)" -gt "$mark" ]'
+done
+
+# --- a write that hangs, then a SIGKILL of its backend ---------------------------------
+mark=$(state_value variable)
+fault h
+q -c "SELECT count(locality_uuid_at($FIXED, false)) FROM generate_series(1, 8000000)" >/dev/null 2>&1 &
+sleep 1
+q -c "SELECT count(locality_uuid_at($FIXED, false)) FROM generate_series(1, 8000000)" >/dev/null 2>&1 &
+waiting=""
+for _ in $(seq 150); do
+  waiting=$(q -c "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'LWLock' AND wait_event = 'locality_uuid'")
+  [ -n "$waiting" ] && break
+  sleep 0.2
+done
+writer=$(q -c "SELECT pid FROM pg_stat_activity WHERE query LIKE 'SELECT count(locality_uuid_at%' AND pid <> '${waiting:-0}'::int
+               AND pid <> pg_backend_pid()")
+check "a draw at the mark waits on LWLock \"locality_uuid\" (pid $waiting) while pid $writer writes" \
+  '[ -n "$waiting" ] && [ -n "$writer" ]'
+kill -9 "$writer"
+fault 0
+wait || true
+for _ in $(seq 150); do up && break; sleep 0.2; done
+check "crash restart after the writer was killed in its write" 'grep -q "terminated by signal 9" "$WORK/server.log" && up'
+check "the file after it is readable, with the marks of before ($(state_value variable))" \
+  '[ "$(state_value variable)" -ge "$mark" ] && grep -q "continue past the reserved marks" "$WORK/server.log"'
+next=$(q -c "SELECT $(position_sql id) FROM (SELECT locality_uuid_at($FIXED, false) AS id) s")
+check "ids continue past the marks (position $next >= $mark)" '[ "$next" -ge "$mark" ]'
+
+# --- files that cannot be read at start ---------------------------------------------
+damage() {  # damage corrupt|unreadable
+  cp -p "$DATA/locality_uuid.state" "$WORK/state.good"
+  if [ "$1" = corrupt ]; then sed -i '/^end$/d' "$DATA/locality_uuid.state"; else chmod 000 "$DATA/locality_uuid.state"; fi
+}
+for kind in corrupt:XX001:"is corrupt" unreadable:42501:"Permission denied"; do
+  IFS=: read -r how state text <<<"$kind"
+  mark=$(state_value variable)
+  pgctl stop -m fast
+  damage "$how"
+  pgctl start
+  err=$(error_of "SELECT locality_uuid()")
+  check "$how file: the server starts and serves everything else" 'up && [ -n "$(q -c "SELECT gen_random_uuid()")" ]'
+  check "... server-wide ids fail with $state: ${err:0:150}" \
+    'grep -q "ERROR:  $state: .*locality_uuid.state.*$text" <<<"$err" && grep -q "HINT:  Restore the file" <<<"$err"'
+  check "... and the log says so at start" 'grep -q "locality_uuid.state.*$text" "$WORK/server.log"'
+  err=$(error_of "SELECT hot_guid(1, $FIXED)")
+  check "... Hot Guids too" 'grep -q "ERROR:  $state" <<<"$err"'
+  cp -p "$WORK/state.good" "$DATA/locality_uuid.state.restored"
+  mv "$DATA/locality_uuid.state.restored" "$DATA/locality_uuid.state"
+  next=$(q -c "SELECT $(position_sql id) FROM (SELECT locality_uuid_at($FIXED, false) AS id) s")
+  check "... restored, ids resume without a restart, past the marks (position $next >= $mark)" '[ "$next" -ge "$mark" ]'
+done
+
+echo
+[ $failures = 0 ] || { echo "$failures check(s) failed"; exit 1; }
+echo "state file fault checks passed"
