@@ -273,9 +273,7 @@ int hot_generate(int argc, char **argv) {
     }
     char host[256];
     if (!machine_text) {
-        if (gethostname(host, sizeof host) != 0) return data_error("could not read the host name");
-        host[sizeof host - 1] = '\0';
-        host[machine_name_length(host, std::strlen(host))] = '\0';
+        if (!host_machine_name(host)) return data_error("could not read the host name");
         machine_text = host;
     }
     HotStamp stamp{};
@@ -308,13 +306,13 @@ int hot_generate(int argc, char **argv) {
 int hot_decode(int argc, char **argv) {
     return for_each_id(argc, argv, "hot-decode", [](const Uuid16 &u, const char *) {
         const HotGuidFields f = decode_hot_guid(u);
-        char canonical[37], iso[40];
+        char canonical[37], iso[40], machine[7];
         format_uuid(u, canonical);
         format_iso8601_micros(static_cast<std::int64_t>(f.seconds) * 1000000, false, iso);
+        format_machine(f.machine, machine);
         std::printf("%s\nshard key   : %u\ntimestamp   : %u (%.19sZ)\ncounter     : %u\n"
-                    "process id  : %u\nmachine     : %02x%02x%02x\n",
-                    canonical, f.shard_key, f.seconds, iso, f.counter, f.pid, f.machine[0],
-                    f.machine[1], f.machine[2]);
+                    "process id  : %u\nmachine     : %s\n",
+                    canonical, f.shard_key, f.seconds, iso, f.counter, f.pid, machine);
         return 0;
     });
 }

@@ -3,7 +3,8 @@
 // and run on three kinds of storage:
 //   PlainCell64    one process, one thread (a PostgreSQL backend's own state)
 //   AtomicCell64   std::atomic, for threads (the CLI and the C++ tests)
-//   PgCell64       pg_atomic_* in PostgreSQL shared memory (src/pg/)
+//   PgCell64       pg_atomic_* in PostgreSQL shared memory (src/pg/), taken
+//                  by each backend in blocks (block_cell.hpp)
 // A cell needs fetch_add, load, and a compare_exchange that, like
 // std::atomic's, refreshes `expected` on failure.
 #pragma once
@@ -50,7 +51,7 @@ constexpr std::uint32_t kRunSlots = 64;
 
 // The counters of a Locality UUID generator, on one kind of storage. Every
 // counter only grows, so a generator that starts again past the values it
-// reserved (src/pg/persistence) never repeats one.
+// reserved (src/pg/reservation.hpp) never repeats one.
 template <class Cell64>
 struct CounterCells {
     std::uint32_t variable_start = 0;  // variable-mode counter before the first id

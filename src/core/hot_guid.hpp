@@ -71,4 +71,13 @@ bool hot_guid_machine(const char *name, std::size_t len, std::uint8_t out[3]) no
 // The length of a host name up to its first '.', as .NET's MachineName.
 std::size_t machine_name_length(const char *host_name, std::size_t len) noexcept;
 
+// This host's machine name as .NET's Environment.MachineName gives it on
+// Linux: the host name up to its first '.'. False (errno set) if the host
+// name cannot be read.
+bool host_machine_name(char (&out)[256]) noexcept;
+
+// The three machine bytes as six hex digits and a NUL, MD5 byte order (as
+// hot_guid_machine() returns them).
+void format_machine(const std::uint8_t machine[3], char (&out)[7]) noexcept;
+
 }  // namespace locality

@@ -54,6 +54,11 @@ inline bool hot_seconds_in_range(std::int64_t seconds) noexcept {
     return seconds >= 0 && seconds <= kHotMaxSeconds;
 }
 
+// Ids for the clock end one second earlier: the generator keeps the newest
+// second plus one in 32 bits (HotGuidCells::second), and the last second
+// has no next one to wait for.
+constexpr std::int64_t kHotMaxClockSeconds = kHotMaxSeconds - 1;  // 2106-02-07 06:28:14 UTC
+
 namespace detail {
 inline Uuid16 hot_id(std::uint32_t seconds, std::uint64_t draw, HotStamp stamp,
                      std::uint32_t shard_key) noexcept {
@@ -68,7 +73,8 @@ inline Uuid16 hot_id(std::uint32_t seconds, std::uint64_t draw, HotStamp stamp,
 template <class Cells, class Reserve = NoReservation>
 HotStatus make_hot_guid_now(Cells &cells, std::int64_t now_seconds, HotStamp stamp,
                             std::uint32_t shard_key, Uuid16 *out, Reserve reserve = {}) noexcept {
-    if (!hot_seconds_in_range(now_seconds)) return HotStatus::time_out_of_range;
+    if (!hot_seconds_in_range(now_seconds) || now_seconds > kHotMaxClockSeconds)
+        return HotStatus::time_out_of_range;
     const auto now = static_cast<std::uint64_t>(now_seconds);
     for (int stale_draws = 0;; ++stale_draws) {
         // A caller that stalls between its draw and the check below gets a

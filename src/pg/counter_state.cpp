@@ -6,6 +6,7 @@ extern "C" {
 #include "access/xlog.h"
 }
 
+#include "block_cell.hpp"
 #include "civil_time.hpp"
 #include "machine.hpp"
 #include "node.hpp"
@@ -34,44 +35,8 @@ struct PgCell64 {
     }
 };
 
-// A backend's view of a shared counter that takes draws kBlock at a time
-// (one atomic add on the shared line per kBlock ids, so backends on
-// different cores rarely touch the same line) and hands them out one by
-// one. For a sequential run the draws carry their window (high 32 bits):
-// while a block lasts, load() answers from it, as the run as this backend
-// may use it; the draws were allocated to this backend, so using them stays
-// unique even after a newer window took the slot. A block of another window
-// than the caller's is dropped. Draws of a dropped block, or of a block
-// left when the backend exits, are skipped, never reused.
-constexpr uint64 kBlock = 256;
-
-struct BlockCell64 {
-    PgCell64 shared;
-    bool windowed = false;  // a sequential run: (window + 1) << 32 | index
-    uint64 next = 0;        // next draw of the cached block
-    uint64 end = 0;         // one past its last draw
-    uint64 loaded = 0;      // what load() last returned
-
-    uint64 load() noexcept {
-        if (windowed && next < end) return loaded = next;
-        return loaded = shared.load();
-    }
-    uint64 fetch_add(uint64 delta) noexcept {
-        // Only single draws come from the block; a run's block must be of
-        // the window the caller just loaded.
-        if (delta == 1 && next < end && (!windowed || (next >> 32) == (loaded >> 32))) return next++;
-        const uint64 before = shared.fetch_add(delta == 1 ? kBlock : delta);
-        if (delta == 1) {
-            next = before + 1;
-            end = before + kBlock;
-        }
-        return before;
-    }
-    bool compare_exchange(uint64 &expected, uint64 desired) noexcept {
-        next = end = 0;
-        return shared.compare_exchange(expected, desired);
-    }
-};
+// Each backend takes draws of the shared counters in blocks (block_cell.hpp).
+using BlockCell64 = locality::BlockCell<PgCell64>;
 
 using SharedCells = locality::CounterCells<BlockCell64>;
 using SharedHotCells = locality::HotGuidCells<PgCell64>;

@@ -59,9 +59,8 @@ LOCALITY_SQL_FUNCTION(hot_guid_pid) { PG_RETURN_INT32(hot_arg(fcinfo).pid); }
 
 // The three machine bytes as six hex digits, MD5 byte order.
 LOCALITY_SQL_FUNCTION(hot_guid_machine) {
-    const locality::HotGuidFields f = hot_arg(fcinfo);
     char text[7];
-    snprintf(text, sizeof text, "%02x%02x%02x", f.machine[0], f.machine[1], f.machine[2]);
+    locality::format_machine(hot_arg(fcinfo).machine, text);
     PG_RETURN_TEXT_P(cstring_to_text(text));
 }
 
@@ -71,8 +70,7 @@ LOCALITY_SQL_FUNCTION(hot_guid_machine_name) {
 }
 
 LOCALITY_SQL_FUNCTION(hot_guid_machine_id) {
-    const locality::HotStamp stamp = locality_pg::current_hot_stamp();
     char text[7];
-    snprintf(text, sizeof text, "%02x%02x%02x", stamp.machine[0], stamp.machine[1], stamp.machine[2]);
+    locality::format_machine(locality_pg::current_hot_stamp().machine, text);
     PG_RETURN_TEXT_P(cstring_to_text(text));
 }

@@ -1,7 +1,5 @@
 #include "machine.hpp"
 
-#include <unistd.h>
-
 #include "settings.hpp"
 
 namespace locality_pg {
@@ -25,14 +23,9 @@ void machine_name(char name[256]) {
         return;
     }
     if (!host_name_read) {
-        char host[256];
-        if (gethostname(host, sizeof host) != 0)
+        if (!locality::host_machine_name(host_name))
             ereport(ERROR, (errcode(ERRCODE_SYSTEM_ERROR), errmsg("could not read the host name: %m"),
                             errhint("Set locality_uuid.machine_name.")));
-        host[sizeof host - 1] = '\0';
-        const std::size_t len = locality::machine_name_length(host, strlen(host));
-        memcpy(host_name, host, len);
-        host_name[len] = '\0';
         host_name_read = true;
     }
     strlcpy(name, host_name, 256);

@@ -38,13 +38,12 @@ void reservation_redo(XLogReaderState *record) {
 
 void reservation_desc(StringInfo buf, XLogReaderState *record) {
     const ReservedState m = record_marks(record);
-    uint64 newest_run = 0;  // (window + 1) << 32 | ids: the newest window's mark is the largest
-    for (uint64 r : m.runs) newest_run = Max(newest_run, r);
-    appendStringInfo(buf,
-                     "variable " UINT64_FORMAT "; explicit " UINT64_FORMAT "; hot " UINT64_FORMAT
-                     "; run " UINT64_FORMAT ":" UINT64_FORMAT "; timeline %u",
-                     m.variable, m.explicit_sequential, m.hot_guid, newest_run >> 32,
-                     newest_run & 0xFFFFFFFF, m.timeline);
+    appendStringInfo(buf, "variable " UINT64_FORMAT "; explicit " UINT64_FORMAT "; hot " UINT64_FORMAT "; runs",
+                     m.variable, m.explicit_sequential, m.hot_guid);
+    // Each held run as "window + 1:ids reserved", in slot order.
+    for (uint64 r : m.runs)
+        if (r != 0) appendStringInfo(buf, " " UINT64_FORMAT ":" UINT64_FORMAT, r >> 32, r & 0xFFFFFFFF);
+    appendStringInfo(buf, "; timeline %u", m.timeline);
 }
 
 const char *reservation_identify(uint8 info) {

@@ -136,12 +136,15 @@ emit() {  # emit NODE KIND N: N masked ids of KIND to stdout
     q "$1" -c "COPY (SELECT ${KIND_SQL[i + 1]} FROM generate_series(1, $3)) TO STDOUT"
   done
 }
+# The held clock's window as the marks name it (window + 1).
+RUN_WINDOW=$((FROZEN_MS / 600000 + 1))
 # marks NODE: the marks of NODE's state file, as the WAL records describe
-# them: "variable explicit run hot" (run: the newest window's "window:ids").
+# them: "variable explicit run hot" (run: "window + 1:ids" of the held
+# clock's window).
 marks() {
-  awk '$1 == "variable" || $1 == "explicit" || $1 == "hot" { m[$1] = $2 }
-       $1 == "run" && $3 * 4294967296 + $4 > best { best = $3 * 4294967296 + $4; run = $3 ":" $4 }
-       END { print m["variable"], m["explicit"], (run == "" ? "0:0" : run), m["hot"] }' \
+  awk -v w="$RUN_WINDOW" '$1 == "variable" || $1 == "explicit" || $1 == "hot" { m[$1] = $2 }
+       $1 == "run" && $3 == w { run = $3 ":" $4 }
+       END { print m["variable"], m["explicit"], (run == "" ? "none" : run), m["hot"] }' \
     "$WORK/$1/locality_uuid.state"
 }
 # refills NODE FROM-LSN START-MARKS...: refills of each counter logged
@@ -153,7 +156,7 @@ refills() {
     SELECT count(DISTINCT v) FILTER (WHERE v <> '$3'), count(DISTINCT e) FILTER (WHERE e <> '$4'),
            count(DISTINCT r) FILTER (WHERE r <> '$5'), count(DISTINCT h) FILTER (WHERE h <> '$6')
     FROM (SELECT substring(description FROM 'variable (\d+)') AS v, substring(description FROM 'explicit (\d+)') AS e,
-                 substring(description FROM 'run (\d+:\d+)') AS r, substring(description FROM 'hot (\d+)') AS h
+                 substring(description FROM ' ($RUN_WINDOW:\d+)') AS r, substring(description FROM 'hot (\d+)') AS h
           FROM pg_get_wal_records_info('$2', pg_current_wal_flush_lsn())
           WHERE resource_manager = 'locality_uuid') records"
 }

@@ -119,10 +119,16 @@ batch after-immediate
 
 # --- a backend killed with SIGKILL: the postmaster resets shared memory ------------
 q -c "SELECT locality_uuid(false)" >/dev/null
-vm=$(state_value variable); em=$(state_value explicit)
+before_burst=$(state_value variable)
 ( q -c "INSERT INTO ids SELECT locality_uuid(false), 'doomed', 'crash' FROM generate_series(1, 50000000)" >/dev/null 2>&1 || true ) &
 sleep 1
 victim=$(q -c "SELECT pid FROM pg_stat_activity WHERE query LIKE 'INSERT INTO ids SELECT locality_uuid(false), ''doomed''%' AND pid <> pg_backend_pid()")
+# The kill comes after the burst raised the variable mark (crossed a
+# refill); the counters must continue past the marks read just before it,
+# not only past those before the burst.
+for _ in $(seq 150); do [ "$(state_value variable)" != "$before_burst" ] && break; sleep 0.2; done
+vm=$(state_value variable); em=$(state_value explicit)
+check "the burst crossed a refill before the kill (variable mark $before_burst -> $vm)" '[ "$vm" -gt "$before_burst" ]'
 kill -9 "$victim"
 wait || true
 for _ in $(seq 100); do q -c "SELECT 1" >/dev/null 2>&1 && break; sleep 0.2; done

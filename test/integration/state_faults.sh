@@ -8,6 +8,8 @@
 #              ids up to the mark, then error 53100 with the file's name; the
 #              file keeps its marks; ids again once writes succeed
 #   EIO        the same with an I/O error
+#   rollover   the next window's run is reserved with the current one's: its
+#              first id needs no write (checked with writes failing)
 #   hung write one backend hangs in the write while holding the reservation
 #              lock; a second one, at the mark, waits on LWLock "locality_uuid"
 #              (pg_stat_activity); the writer is killed with SIGKILL: crash
@@ -25,7 +27,8 @@ failures=0
 
 as_postgres() { runuser -u postgres -- "$@"; }
 pgctl() {
-  as_postgres env LD_PRELOAD="$WORK/fault_shim.so" FAULT_SHIM_FILE="$WORK/fault" \
+  as_postgres env LD_PRELOAD="$WORK/fault_shim.so $WORK/clock_shim.so" FAULT_SHIM_FILE="$WORK/fault" \
+    CLOCK_SHIM_FILE="$WORK/clock" \
     timeout 120 "$BIN/pg_ctl" -D "$DATA" -l "$WORK/server.log" -w "$@" >/dev/null
 }
 cleanup() {
@@ -49,7 +52,13 @@ up() { [ "$(q -c "SELECT 1" 2>/dev/null)" = 1 ]; }
 
 cc_bin=$(command -v cc || command -v gcc)
 "$cc_bin" -shared -fPIC -O2 -Wall -Werror -o "$WORK/fault_shim.so" "$ROOT/test/integration/fault_shim.c" -ldl
+"$cc_bin" -shared -fPIC -O2 -Wall -Werror -o "$WORK/clock_shim.so" "$ROOT/test/integration/clock_shim.c" -ldl
 fault 0
+freeze_clock() {  # freeze_clock UNIX-MS (0: the real clock again)
+  python3 -c "import struct,sys; open(sys.argv[1], 'wb').write(struct.pack('<qq', 0, int(sys.argv[2])))" \
+    "$WORK/clock" "$1"
+}
+freeze_clock 0
 chown -R postgres "$WORK"
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 as_postgres "$BIN/initdb" -D "$DATA" -U postgres --auth=trust >/dev/null
@@ -95,6 +104,24 @@ for kind in n:"No space left on device":53100 e:"Input/output error":58030; do
   check "... and ids resume once the file can be written (position $next >= $mark, new mark $(state_value variable))" \
     '[ "$next" -ge "$mark" ] && [ "$(state_value variable)" -gt "$mark" ]'
 done
+
+# --- the next window's run is reserved ahead --------------------------------------
+# The first sequential id of a window reserves the next window's run too,
+# so the ids at the rollover need no write: with writes failing, the next
+# window's first id is still made; the one after it (not reserved) is not.
+future=$(( ($(python3 -c 'import time; print(int(time.time() * 1000))') / 600000 + 10) * 600000 + 1000 ))
+freeze_clock "$future"
+q -c "SELECT locality_uuid(true)" >/dev/null
+fault n
+freeze_clock $((future + 600000))
+next_window=$(error_of "SELECT locality_uuid_timestamp(locality_uuid(true))")
+freeze_clock $((future + 1200000))
+after_next=$(error_of "SELECT locality_uuid(true)")
+fault 0
+freeze_clock 0
+check "with writes failing, the next window's first id needs none (its run was reserved ahead): $next_window" \
+  '! grep -q ERROR <<<"$next_window"'
+check "... while the window after it, not reserved, fails: ${after_next:0:90}" 'grep -q "ERROR:  53100" <<<"$after_next"'
 
 # --- a write that hangs, then a SIGKILL of its backend ---------------------------------
 mark=$(state_value variable)

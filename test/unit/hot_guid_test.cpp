@@ -126,6 +126,20 @@ TEST(HotGuidGenerator, RejectsSecondsOutsideTheUnsigned32BitField) {
     EXPECT_EQ(make_hot_guid_at(cells, 0, s, 0, &u), HotStatus::ok);
 }
 
+TEST(HotGuidGenerator, TheLastClockSecondFillsUpInsteadOfWrapping) {
+    // (newest + 1) << 32 must not overflow: 2106-02-07 06:28:14 is the last
+    // second for the clock; it fills up like any other, 06:28:15 is refused.
+    PlainHotGuidCells cells;
+    const HotStamp s = web01_stamp(1);
+    Uuid16 u;
+    for (std::uint64_t i = 0; i < kHotIdsPerSecond; ++i)
+        ASSERT_EQ(make_hot_guid_now(cells, 4294967294LL, s, 0, &u), HotStatus::ok) << i;
+    EXPECT_EQ(decode_hot_guid(u).seconds, 4294967294u);
+    EXPECT_EQ(make_hot_guid_now(cells, 4294967294LL, s, 0, &u), HotStatus::second_full);
+    EXPECT_EQ(make_hot_guid_now(cells, 4294967295LL, s, 0, &u), HotStatus::time_out_of_range);
+    EXPECT_EQ(make_hot_guid_now(cells, 4294967294LL, s, 0, &u), HotStatus::second_full);
+}
+
 TEST(HotGuidGenerator, IdsForAGivenTimeDifferWithin2To24Draws) {
     PlainHotGuidCells cells;
     cells.draws.value = 0xFFFF00;
