@@ -178,3 +178,46 @@ TEST(HotGuidGenerator, EightThreadsInOneSecondNeverRepeat) {
     EXPECT_EQ(all.size(), static_cast<std::size_t>(kThreads) * kPerThread);
     EXPECT_EQ(std::adjacent_find(all.begin(), all.end()), all.end());
 }
+
+// Past 2^24 draws: clock ids of three seconds, with the clock stepping back
+// and given-time ids burning draws in between, the 32-bit wrap of the draw
+// counter's low bits included. Every clock id's (second, counter) is new:
+// any scheme that only takes draws mod 2^24 would repeat one here.
+TEST(HotGuidGenerator, ClockIdsStayUniquePast2To24DrawsAcrossSeconds) {
+    PlainHotGuidCells cells;
+    cells.draws.value = 0xFFFFFF00ull;  // the low 32 bits wrap during the test
+    const HotStamp s = web01_stamp(1);
+    constexpr std::uint32_t kFirst = 1000;
+    std::vector<std::vector<bool>> seen(3, std::vector<bool>(kHotCounterSpace));
+    std::uint64_t made = 0, full = 0, repeated = 0;
+    auto clock_ids = [&](std::int64_t clock, std::uint64_t n) {
+        Uuid16 u;
+        for (std::uint64_t i = 0; i < n; ++i) {
+            const HotStatus st = make_hot_guid_now(cells, clock, s, 0, &u);
+            if (st == HotStatus::second_full) { ++full; continue; }
+            ASSERT_EQ(st, HotStatus::ok);
+            const HotGuidFields f = decode_hot_guid(u);
+            ASSERT_GE(f.seconds, kFirst);
+            ASSERT_LT(f.seconds, kFirst + 3);
+            auto bit = seen[f.seconds - kFirst][f.counter];
+            repeated += bit;
+            bit = true;
+            ++made;
+        }
+    };
+    auto given_time_ids = [&](std::uint64_t n) {
+        Uuid16 u;
+        for (std::uint64_t i = 0; i < n; ++i) ASSERT_EQ(make_hot_guid_at(cells, 5, s, 0, &u), HotStatus::ok);
+    };
+    clock_ids(kFirst, 10000000);      // second 1000: 10M ids
+    given_time_ids(12000000);         // 12M draws burnt while the clock stands still:
+    clock_ids(kFirst, 10000000);      // 22M past the second's opening draw: all full
+    clock_ids(kFirst + 1, 9000000);   // second 1001
+    clock_ids(kFirst - 5, 9000000);   // clock 6 s back: still 1001, until its window is full
+    given_time_ids(30000000);         // far past 2^24 draws
+    clock_ids(kFirst + 1, 1000000);   // 1001 again: full, never a repeat
+    clock_ids(kFirst + 2, 5000000);   // a new second opens
+    EXPECT_EQ(repeated, 0u);
+    EXPECT_EQ(made, 10000000 + kHotIdsPerSecond + 5000000);
+    EXPECT_EQ(full, 10000000 + (18000000 - kHotIdsPerSecond) + 1000000);
+}
