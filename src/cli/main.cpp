@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -47,7 +48,8 @@ const char kHelp[] =
     "      --sequential reads the counter as written (sequential-mode ids).\n"
     "  locality-uuid v1 --time ISO8601 --clock-seq N --mac MAC\n"
     "      Print the RFC 4122 version-1 UUID a machine with MAC made at that time\n"
-    "      (same as SQL form_uuid_v1). A time without offset is UTC.\n"
+    "      (same as SQL form_uuid_v1; a seventh fractional digit is the 100 ns tick).\n"
+    "      Times: ISO 8601, up to 9 fractional digits; without offset, UTC.\n"
     "  locality-uuid v1-time ID...\n"
     "      Print the time of version-1 UUIDs, to the microsecond (uuid_v1_timestamp).\n"
     "  locality-uuid hot --shard-key N [-n N] [--time ISO8601] [--machine-name NAME]\n"
@@ -191,17 +193,20 @@ int v1_form(int argc, char **argv) {
     }
     if (!time_text || !mac_text || !seq_text) return usage_error("v1 needs --time, --clock-seq and --mac");
     std::int64_t micros;
-    if (!parse_iso8601_micros(time_text, std::strlen(time_text), &micros))
+    int tenth;
+    if (!parse_iso8601_ticks(time_text, std::strlen(time_text), &micros, &tenth))
         return data_error(std::string("invalid time '") + time_text +
-                          "' (ISO 8601, e.g. 2016-11-08T12:38:20.617218Z)");
+                          "' (ISO 8601, e.g. 2016-11-08T12:38:20.6172183Z)");
     long long clock_seq;
     if (!parse_number(seq_text, 0, kMaxClockSeq, &clock_seq))
         return data_error(std::string("invalid clock sequence '") + seq_text + "' (0 to 16383)");
     std::uint8_t mac[6];
     if (!parse_mac(mac_text, std::strlen(mac_text), mac))
         return data_error(std::string("invalid MAC address '") + mac_text + "' (e.g. 44:88:99:36:57:32)");
+    // The seventh fractional digit is the tick within the microsecond: the
+    // ordinal form_v1_nth gives tick * 16384 + clock sequence.
     Uuid16 u;
-    switch (form_v1(micros, clock_seq, mac, &u)) {
+    switch (form_v1_nth(micros, tenth * (kMaxClockSeq + 1) + clock_seq, mac, &u)) {
         case V1Status::ok:
             break;
         case V1Status::before_gregorian:
@@ -240,6 +245,15 @@ int v1_time(int argc, char **argv) {
         std::printf("%s\n", iso);
         return 0;
     });
+}
+
+// Sleeps until the wall clock reaches its next second (at most one).
+void wait_for_next_second() {
+    const std::int64_t now = wall_clock_millis();
+    const std::int64_t wait = 1000 - (now - floor_div(now, 1000) * 1000);
+    struct timespec ts = {static_cast<time_t>(wait / 1000), static_cast<long>(wait % 1000) * 1000000};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
 }
 
 int hot_generate(int argc, char **argv) {
@@ -290,10 +304,18 @@ int hot_generate(int argc, char **argv) {
         if (time_text && i == static_cast<long long>(kHotCounterSpace))
             return data_error("more than 16777216 Hot Guids for one given time would repeat");
         Uuid16 u;
-        const HotStatus status =
-            time_text ? make_hot_guid_at(cells, at_seconds, stamp, static_cast<std::uint32_t>(shard_key), &u)
-                      : make_hot_guid_now(cells, floor_div(wall_clock_millis(), 1000), stamp,
-                                          static_cast<std::uint32_t>(shard_key), &u);
+        auto make = [&]() {
+            return time_text ? make_hot_guid_at(cells, at_seconds, stamp, static_cast<std::uint32_t>(shard_key), &u)
+                             : make_hot_guid_now(cells, floor_div(wall_clock_millis(), 1000), stamp,
+                                                 static_cast<std::uint32_t>(shard_key), &u);
+        };
+        HotStatus status = make();
+        // As hot_guid(key) in SQL: a full second waits for the next one, a
+        // few times, and fails only if the clock has not moved on.
+        for (int tries = 0; status == HotStatus::second_full && tries < 3; ++tries) {
+            wait_for_next_second();
+            status = make();
+        }
         if (status == HotStatus::time_out_of_range)
             return data_error("time is outside a Hot Guid's seconds (1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z)");
         if (status == HotStatus::second_full)

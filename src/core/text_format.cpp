@@ -1,6 +1,9 @@
 #include "text_format.hpp"
 
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "civil_time.hpp"
 
@@ -87,9 +90,18 @@ bool parse_mac(const char *text, std::size_t len, std::uint8_t out[6]) noexcept 
     return pos == len;
 }
 
-bool parse_iso8601_micros(const char *text, std::size_t len, std::int64_t *unix_micros) noexcept {
+namespace {
+
+// The parts of an ISO-8601 time: whole seconds since the Unix epoch (UTC)
+// and the fractional digits as written (at most 9).
+struct ParsedTime {
+    std::int64_t unix_seconds;
+    char fraction[10];  // digits, NUL-terminated; empty when none
+};
+
+bool parse_iso8601(const char *text, std::size_t len, ParsedTime *out) noexcept {
     std::size_t pos = 0;
-    int year, month, day, hour = 0, minute = 0, second = 0, micros = 0;
+    int year, month, day, hour = 0, minute = 0, second = 0, n = 0;
     if (!digits(text, len, &pos, 4, &year) || !take(text, len, &pos, '-') ||
         !digits(text, len, &pos, 2, &month) || !take(text, len, &pos, '-') ||
         !digits(text, len, &pos, 2, &day))
@@ -103,17 +115,16 @@ bool parse_iso8601_micros(const char *text, std::size_t len, std::int64_t *unix_
         if (take(text, len, &pos, ':')) {
             if (!digits(text, len, &pos, 2, &second)) return false;
             if (take(text, len, &pos, '.')) {
-                int n = 0;
                 while (pos < len && text[pos] >= '0' && text[pos] <= '9') {
-                    if (++n > 6) return false;
-                    micros = micros * 10 + (text[pos++] - '0');
+                    if (n == 9) return false;
+                    out->fraction[n++] = text[pos++];
                 }
                 if (n == 0) return false;
-                for (; n < 6; ++n) micros *= 10;
             }
         }
         if (hour > 23 || minute > 59 || second > 59) return false;
     }
+    out->fraction[n] = '\0';
     int offset_minutes = 0;
     if (pos < len && (text[pos] == '+' || text[pos] == '-')) {
         const int sign = text[pos++] == '-' ? -1 : 1;
@@ -126,8 +137,32 @@ bool parse_iso8601_micros(const char *text, std::size_t len, std::int64_t *unix_
         take(text, len, &pos, 'Z');
     }
     if (pos != len) return false;
-    const std::int64_t millis = millis_from_civil({year, month, day, hour, minute, second, 0});
-    *unix_micros = millis * 1000 + micros - std::int64_t{offset_minutes} * 60000000;
+    out->unix_seconds = millis_from_civil({year, month, day, hour, minute, second, 0}) / 1000 -
+                        std::int64_t{offset_minutes} * 60;
+    return true;
+}
+
+}  // namespace
+
+bool parse_iso8601_micros(const char *text, std::size_t len, std::int64_t *unix_micros) noexcept {
+    ParsedTime t;
+    if (!parse_iso8601(text, len, &t)) return false;
+    // PostgreSQL: fsec = rint(strtod(".digits") * 1000000), in the C locale.
+    char fraction[11] = ".";
+    std::strcat(fraction, t.fraction);
+    const double micros = t.fraction[0] != '\0' ? std::rint(std::strtod(fraction, nullptr) * 1000000.0) : 0.0;
+    *unix_micros = t.unix_seconds * 1000000 + static_cast<std::int64_t>(micros);
+    return true;
+}
+
+bool parse_iso8601_ticks(const char *text, std::size_t len, std::int64_t *unix_micros, int *tenth) noexcept {
+    ParsedTime t;
+    if (!parse_iso8601(text, len, &t)) return false;
+    const std::size_t n = std::strlen(t.fraction);
+    std::int64_t micros = 0;
+    for (std::size_t i = 0; i < 6; ++i) micros = micros * 10 + (i < n ? t.fraction[i] - '0' : 0);
+    *tenth = n > 6 ? t.fraction[6] - '0' : 0;
+    *unix_micros = t.unix_seconds * 1000000 + micros;
     return true;
 }
 

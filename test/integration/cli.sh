@@ -62,7 +62,7 @@ expect 1 "is not a UUID" "$CLI" decode 20be0ffc0314a-bd53-7a50-013a65ca76d2
 expect 2 'decode needs at least one id' "$CLI" decode
 expect 1 'invalid time' "$CLI" v1 --time 2020-02-30T00:00:00Z --clock-seq 1 --mac 44:88:99:36:57:32
 expect 1 'invalid time' "$CLI" v1 --time 2020-01-01T25:00:00Z --clock-seq 1 --mac 44:88:99:36:57:32
-expect 1 'invalid time' "$CLI" v1 --time 2020-01-01T00:00:00.1234567Z --clock-seq 1 --mac 44:88:99:36:57:32
+expect 1 'invalid time' "$CLI" v1 --time 2020-01-01T00:00:00.1234567891Z --clock-seq 1 --mac 44:88:99:36:57:32
 expect 1 'invalid time' "$CLI" v1 --time yesterday --clock-seq 1 --mac 44:88:99:36:57:32
 expect 1 'before 1582-10-15' "$CLI" v1 --time 1582-10-14T23:59:59.999999Z --clock-seq 1 --mac 44:88:99:36:57:32
 expect 1 'after 5236-03-31' "$CLI" v1 --time 5236-03-31T21:21:00.684698Z --clock-seq 1 --mac 44:88:99:36:57:32
@@ -123,13 +123,35 @@ agree() {
 2024-02-29 23:59:59.999999-08:00|8191|0a:0b:0c:0d:0e:0f
 5236-03-31T21:21:00.684697Z|42|448899365732
 CASES
+  # .NET's round-trip format (7 fractional digits) and up to 9: v1 keeps the
+  # seventh digit as its 100 ns tick (form_uuid_v1_nth's ordinal tick * 16384
+  # + clock_seq on the microsecond), dropping the rest.
+  local micro tick
+  while IFS='|' read -r t micro tick cs mac; do
+    sql=$(psql -X -At -c "SELECT form_uuid_v1_nth('$micro', $tick * 16384 + $cs, '$mac')")
+    cli=$("$CLI" v1 --time "$t" --clock-seq "$cs" --mac "$mac")
+    [ "$sql" = "$cli" ] || { echo "v1 $t $cs $mac: sql $sql cli $cli"; bad=1; }
+  done <<'CASES'
+2016-11-08T12:38:20.6172183Z|2016-11-08T12:38:20.617218Z|3|666|44:88:99:36:57:32
+2024-01-01T00:00:00.1234567Z|2024-01-01T00:00:00.123456Z|7|1|44:88:99:36:57:32
+2024-01-01T00:00:00.999999999Z|2024-01-01T00:00:00.999999Z|9|2|44:88:99:36:57:32
+1970-01-01T00:00:00.0000001+01:00|1970-01-01T00:00:00+01:00|1|3|44:88:99:36:57:32
+CASES
+  # Other ids read the text as PostgreSQL does (rounded to microseconds),
+  # then truncate to their own resolution: the same second as SQL.
+  for t in 2022-02-06T00:00:00.9999995Z 2022-02-06T00:00:00.9999994Z 2022-02-06T00:00:00.999999999Z \
+           2022-02-06T00:00:00.1234565Z; do
+    sql=$(psql -X -At -c "SELECT to_hex(extract(epoch FROM hot_guid_timestamp(hot_guid(1, '$t')))::bigint)")
+    cli=$("$CLI" hot --shard-key 1 --time "$t" --machine-name web01 -n 1 | cut -c1-8)
+    [ "$sql" = "$cli" ] || { echo "hot --time $t: sql $sql cli $cli"; bad=1; }
+  done
   # decode agrees with the extractors for ids made by the server
   local id
   id=$(psql -X -At -c "SELECT locality_uuid()")
   sql=$(psql -X -At -F ' ' -c "SELECT to_char(locality_uuid_counter('$id'), 'FM9,999,999,999'), to_char(locality_uuid_pid('$id'), 'FM99,999'), (extract(epoch FROM locality_uuid_timestamp('$id')) * 1000)::bigint")
   cli=$("$CLI" decode "$id" | awk -F' : ' '/counter|process id/ {printf "%s ", $2} /timestamp/ {split($2, a, " "); gsub(",", "", a[1]); print a[1]}')
   [ "$sql" = "$cli" ] || { echo "decode: sql '$sql' cli '$cli'"; bad=1; }
-  [ $bad = 0 ] && echo "CLI and SQL agree on v1, v1-time and decode"
+  [ $bad = 0 ] && echo "CLI and SQL agree on v1 (to the 100 ns tick), v1-time, hot --time and decode"
   return $bad
 }
 export -f agree
