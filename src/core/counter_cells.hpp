@@ -68,6 +68,7 @@ template <class Cell64>
 struct HotGuidCells {
     Cell64 draws;   // every id takes the next draw; its low 24 bits are the counter
     Cell64 second;  // (newest second + 1) << 32 | low 32 bits of its first draw; 0: none yet
+    Cell64 opened;  // that first draw in full, stored by its opener right after `second`
 };
 
 using PlainHotGuidCells = HotGuidCells<PlainCell64>;
@@ -75,8 +76,10 @@ using AtomicHotGuidCells = HotGuidCells<AtomicCell64>;
 
 // What a generator drew, for a caller that must make each draw durable
 // before the id is used (the server-wide counters persist reserved
-// high-water marks). `slot` and `window` are set for runs only.
-enum class Counter : std::uint8_t { variable, explicit_sequential, run, hot_guid };
+// high-water marks). `slot` and `window` are set for runs only. A Hot Guid
+// generator also reserves each second it opens (hot_second: `position` is
+// that second), so a restart knows which seconds ids can carry already.
+enum class Counter : std::uint8_t { variable, explicit_sequential, run, hot_guid, hot_second };
 
 struct Draw {
     Counter counter;

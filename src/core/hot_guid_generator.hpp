@@ -13,7 +13,11 @@
 //    second or an earlier one (the clock stepped back) is stamped with the
 //    newest second, a time the clock did reach, and must have a draw in
 //    [F - kHotRaceSlack, F + 2^24 - kHotRaceSlack): 2^24 consecutive draws,
-//    so all ids of one second have distinct counters. Past that window the
+//    so all ids of one second have distinct counters. F is kept in full (64
+//    bits, `opened`), so a window stays full however many draws (ids for
+//    given times, failed calls) pass while the clock stands behind it; for
+//    the moment between opening the second and storing F, its low 32 bits
+//    in `second` decide, which is exact for draws that close to F. Past that window the
 //    second is full: the caller gets second_full (an error, never a repeat)
 //    until the clock reaches the next second. A draw below the window can
 //    only come from a caller that stalled between its draw and this check;
@@ -68,6 +72,27 @@ inline Uuid16 hot_id(std::uint32_t seconds, std::uint64_t draw, HotStamp stamp,
                             static_cast<std::uint32_t>(draw) & kHotCounterMask,
                             shard_key});
 }
+// Stores the opening draw `k` of the second `mine` (the value its opener
+// put in `second`) unless a newer second was opened meanwhile, whose
+// opener stores its own.
+template <class Cells>
+void store_opened(Cells &cells, std::uint64_t mine, std::uint64_t k) noexcept {
+    std::uint64_t current = cells.opened.load();
+    while (current != k && cells.second.load() == mine && !cells.opened.compare_exchange(current, k)) {
+    }
+}
+
+// How far draw k lies past the opening draw of the second in `seen`: in
+// 64 bits when the full opening draw is stored, else (just after the
+// second opened) from the low 32 bits.
+template <class Cells>
+std::int64_t offset_in_second(Cells &cells, std::uint64_t seen, std::uint64_t k) noexcept {
+    const std::uint64_t first = cells.opened.load();
+    if (static_cast<std::uint32_t>(first) == static_cast<std::uint32_t>(seen))
+        return static_cast<std::int64_t>(k - first);
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(k) - static_cast<std::uint32_t>(seen));
+}
+
 }  // namespace detail
 
 template <class Cells, class Reserve = NoReservation>
@@ -77,10 +102,9 @@ HotStatus make_hot_guid_now(Cells &cells, std::int64_t now_seconds, HotStamp sta
         return HotStatus::time_out_of_range;
     const auto now = static_cast<std::uint64_t>(now_seconds);
     for (int stale_draws = 0;; ++stale_draws) {
-        // A caller that stalls between its draw and the check below gets a
-        // fresh draw; a draw still below the window after a few tries means
-        // the counter has run 2^31 past the second (draws for given times
-        // while the clock stood behind): the second is full.
+        // A caller that stalls between its draw and the check below (while
+        // the second turned and a later one opened) gets a fresh draw, a few
+        // times at most.
         if (stale_draws > 3) return HotStatus::second_full;
         const std::uint64_t k = cells.draws.fetch_add(1);
         if (!reserve(Draw{Counter::hot_guid, 0, 0, k})) return HotStatus::not_reserved;
@@ -89,8 +113,11 @@ HotStatus make_hot_guid_now(Cells &cells, std::int64_t now_seconds, HotStamp sta
         for (;;) {
             const std::uint64_t newest_plus_one = seen >> 32;
             if (now + 1 > newest_plus_one) {
-                // This id opens a new second.
-                if (cells.second.compare_exchange(seen, ((now + 1) << 32) | k32)) {
+                // This id opens a new second, which must be reserved first.
+                if (!reserve(Draw{Counter::hot_second, 0, 0, now})) return HotStatus::not_reserved;
+                const std::uint64_t mine = ((now + 1) << 32) | k32;
+                if (cells.second.compare_exchange(seen, mine)) {
+                    detail::store_opened(cells, mine, k);
                     *out = detail::hot_id(static_cast<std::uint32_t>(now), k, stamp, shard_key);
                     return HotStatus::ok;
                 }
@@ -98,8 +125,7 @@ HotStatus make_hot_guid_now(Cells &cells, std::int64_t now_seconds, HotStamp sta
             }
             // The newest second (the clock's, or a later one it reached before
             // stepping back): the draw must fall in the second's window.
-            const auto offset = static_cast<std::int64_t>(
-                static_cast<std::int32_t>(k32 - static_cast<std::uint32_t>(seen)));
+            const std::int64_t offset = detail::offset_in_second(cells, seen, k);
             if (offset < -static_cast<std::int64_t>(kHotRaceSlack)) break;  // stale draw: again
             if (offset >= static_cast<std::int64_t>(kHotIdsPerSecond)) return HotStatus::second_full;
             *out = detail::hot_id(static_cast<std::uint32_t>(newest_plus_one - 1), k, stamp, shard_key);

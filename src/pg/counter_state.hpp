@@ -12,7 +12,8 @@
 
 namespace locality_pg {
 
-// Called from _PG_init while shared_preload_libraries is being processed.
+// Called from _PG_init while shared_preload_libraries is being processed
+// (shared_memory.cpp).
 void request_shared_counters();
 
 bool counters_are_shared();

@@ -27,6 +27,8 @@ extern "C" {
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
+#include "pgstat.h"
+#include "storage/condition_variable.h"
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
 #include "storage/shmem.h"

@@ -36,9 +36,17 @@ namespace locality_pg {
 // a restart must not skip a large share of it.
 constexpr uint64 kReserve = 1 << 22;
 constexpr uint64 kHotReserve = 1 << 20;
+// Seconds Hot Guids for the clock may open, reserved ahead: a refill about
+// once a second while they are made; after a restart, ids wait for (or, with
+// the clock further behind, refuse) at most these seconds.
+constexpr uint64 kHotSecondsAhead = 2;
 
 inline uint64 reservation_of(const locality::Draw &d) {
-    return d.counter == locality::Counter::hot_guid ? kHotReserve : kReserve;
+    switch (d.counter) {
+        case locality::Counter::hot_guid: return kHotReserve;
+        case locality::Counter::hot_second: return kHotSecondsAhead;
+        default: return kReserve;
+    }
 }
 
 inline pg_atomic_uint64 *until_of(SharedCounters *s, const locality::Draw &d) {
@@ -46,6 +54,7 @@ inline pg_atomic_uint64 *until_of(SharedCounters *s, const locality::Draw &d) {
         case locality::Counter::variable: return &s->variable_until.value;
         case locality::Counter::explicit_sequential: return &s->explicit_until.value;
         case locality::Counter::hot_guid: return &s->hot_until.value;
+        case locality::Counter::hot_second: return &s->hot_seconds_until.value;
         default: return &s->run_until[d.slot].value;
     }
 }
@@ -63,12 +72,13 @@ inline bool covered(SharedCounters *s, const locality::Draw &d, uint64 margin = 
     return d.position + margin < (until & 0xFFFFFFFF);
 }
 
-// Raises d's mark ahead of need, or waits on the reservation lock for the
-// backend doing so; false (reservation_errno() says why) if the file could
-// not be written and d is not covered. Raises no ERROR of its own; only
-// PostgreSQL's WAL insertion can, on conditions that are PANICs anyway, and
-// the lock is then released by the abort. Runs inside the core's noexcept
-// generators, which hold nothing that needs a destructor.
+// Raises d's mark ahead of need, or waits (interruptibly) for the backend
+// doing so; false (reservation_errno() says why) if the file could not be
+// written and d is not covered. Raises no ERROR of its own: a cancel while
+// waiting, or PostgreSQL's WAL insertion on conditions that are PANICs
+// anyway, leave by longjmp, and the abort releases the lock and the
+// condition variable. Runs inside the core's noexcept generators, which
+// hold nothing that needs a destructor.
 bool reserve_slow(SharedCounters *s, const locality::Draw &d) noexcept;
 
 // The reservation policy of the server-wide generators: the common case, a
@@ -82,34 +92,5 @@ struct SharedReservation {
 
 // The errno of the last failed write of the state file.
 int reservation_errno();
-
-// Fresh values for counters that start without a file (a new cluster, or
-// one made by pg_upgrade): random, so two such servers do not start alike.
-struct FreshCounters {
-    uint32 variable_start;
-    uint32 explicit_sequential;
-    uint32 hot_guid;
-};
-
-// At the start of a shared-memory lifetime (postmaster start, crash
-// restart): starts every counter of s past the marks of the state file, or
-// at the fresh values if there is none yet, and writes the file back. A
-// file that cannot be read leaves s unavailable (logged, never FATAL: the
-// server serves everything else); a file that cannot be written is logged,
-// and the first refill tries again.
-void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fresh);
-
-// For a backend that found s unavailable: tries to read the file again
-// (it may have been restored, or deleted by the operator), under the lock.
-// True once s is available.
-bool restore_late(SharedCounters *s, const FreshCounters &fresh);
-
-// Replay of a logged refill (startup process): raises the counters and marks
-// of s (null without server-wide counters) past `logged`, and the file's.
-void replay_reservation(SharedCounters *s, const ReservedState &logged);
-
-// The end of recovery: Hot Guids of the current second may have been made by
-// the server whose WAL was replayed; the second counts as full.
-void close_current_hot_second(SharedCounters *s);
 
 }  // namespace locality_pg

@@ -1,7 +1,7 @@
 #include "reservation_wal.hpp"
 
 #include "counter_state.hpp"
-#include "reservation.hpp"
+#include "restore.hpp"
 #include "settings.hpp"
 
 #if PG_VERSION_NUM >= 150000
@@ -38,8 +38,10 @@ void reservation_redo(XLogReaderState *record) {
 
 void reservation_desc(StringInfo buf, XLogReaderState *record) {
     const ReservedState m = record_marks(record);
-    appendStringInfo(buf, "variable " UINT64_FORMAT "; explicit " UINT64_FORMAT "; hot " UINT64_FORMAT "; runs",
-                     m.variable, m.explicit_sequential, m.hot_guid);
+    appendStringInfo(buf,
+                     "variable " UINT64_FORMAT "; explicit " UINT64_FORMAT "; hot " UINT64_FORMAT
+                     "; hot seconds below " UINT64_FORMAT "; runs",
+                     m.variable, m.explicit_sequential, m.hot_guid, m.hot_seconds);
     // Each held run as "window + 1:ids reserved", in slot order.
     for (uint64 r : m.runs)
         if (r != 0) appendStringInfo(buf, " " UINT64_FORMAT ":" UINT64_FORMAT, r >> 32, r & 0xFFFFFFFF);

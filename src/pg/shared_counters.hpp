@@ -16,22 +16,27 @@ struct alignas(64) Line {
 };
 
 struct SharedCounters {
-    Line variable, explicit_sequential, hot_draws, hot_second;
+    Line variable, explicit_sequential, hot_draws, hot_second, hot_opened;
     Line runs[locality::kRunSlots];
     // The reserved high-water marks (state_file.hpp): a draw below its mark
     // needs nothing more; the draw that reaches it raises the mark first.
-    Line variable_until, explicit_until, hot_until;
+    Line variable_until, explicit_until, hot_until, hot_seconds_until;
     Line run_until[locality::kRunSlots];  // (window + 1) << 32 | ids reserved
     // Held (exclusive) while the marks are raised: the file, the WAL record
     // and the new marks in shared memory. Its release orders the marks for
-    // the next holder. Shown in pg_stat_activity as LWLock "locality_uuid".
+    // the next holder. Backends whose draw reached the mark wait on `raised`
+    // (interruptible; wait event "Extension"), broadcast after each release.
     LWLock *lock;
+    ConditionVariable raised;
     pg_atomic_uint32 variable_start;  // set from the file; replay adopts the primary's
     // 1 once the marks are known (the file was read, or there was none).
     // While 0, no draw is taken: the file could not be read at start, and
     // every call tries again (reservation.hpp, restore_late).
     pg_atomic_uint32 available;
     uint32 unreadable_errno;  // why, while unavailable: 0 means the file is corrupt
+    // hot_seconds_until as the start of this lifetime settled it: the end of
+    // recovery closes seconds only if replay raised it further.
+    uint64 hot_seconds_at_start;
 };
 
 }  // namespace locality_pg

@@ -20,6 +20,7 @@ namespace {
 //   variable 1048576
 //   explicit 0
 //   hot 3221225472
+//   hot_seconds 1767225603        Hot Guids for the clock carry earlier seconds
 //   run 12 2891234 1048576        slot, window + 1, ids reserved
 //   system_identifier 7301...     informational (older files lack them)
 //   timeline 1
@@ -29,9 +30,10 @@ constexpr const char *kTempFile = "locality_uuid.state.tmp";
 
 int format_state(const ReservedState &s, char *buf, size_t size) {
     int n = snprintf(buf, size, "%s\nvariable_start %" PRIu32 "\nvariable %" PRIu64 "\nexplicit %" PRIu64
-                     "\nhot %" PRIu64 "\n",
+                     "\nhot %" PRIu64 "\nhot_seconds %" PRIu64 "\n",
                      kHeader, s.variable_start, static_cast<uint64_t>(s.variable),
-                     static_cast<uint64_t>(s.explicit_sequential), static_cast<uint64_t>(s.hot_guid));
+                     static_cast<uint64_t>(s.explicit_sequential), static_cast<uint64_t>(s.hot_guid),
+                     static_cast<uint64_t>(s.hot_seconds));
     for (uint32 slot = 0; slot < locality::kRunSlots; ++slot)
         if (s.runs[slot] != 0)
             n += snprintf(buf + n, size - n, "run %" PRIu32 " %" PRIu64 " %" PRIu64 "\n", slot,
@@ -99,6 +101,8 @@ StateRead read_state_file(ReservedState *state) {
             state->explicit_sequential = a;
         } else if (sscanf(line, "hot %" SCNu64, &a) == 1) {
             state->hot_guid = a;
+        } else if (sscanf(line, "hot_seconds %" SCNu64, &a) == 1) {
+            state->hot_seconds = a;
         } else if (sscanf(line, "run %" SCNu64 " %" SCNu64 " %" SCNu64, &a, &b, &c) == 3 &&
                    a < locality::kRunSlots && b <= 0xFFFFFFFF && c <= 0xFFFFFFFF) {
             state->runs[a] = (b << 32) | c;
@@ -123,6 +127,7 @@ void raise_marks(ReservedState *into, const ReservedState &from) {
     into->variable = Max(into->variable, from.variable);
     into->explicit_sequential = Max(into->explicit_sequential, from.explicit_sequential);
     into->hot_guid = Max(into->hot_guid, from.hot_guid);
+    into->hot_seconds = Max(into->hot_seconds, from.hot_seconds);
     // A run's mark is (window + 1) << 32 | ids: the newer window, or more ids of one.
     for (uint32 i = 0; i < locality::kRunSlots; ++i) into->runs[i] = Max(into->runs[i], from.runs[i]);
 }

@@ -24,6 +24,7 @@ struct ReservedState {
     uint64 variable;             // variable-mode ids reserved
     uint64 explicit_sequential;  // sequential ids for given times reserved
     uint64 hot_guid;             // Hot Guid draws reserved (a draw value, not a count)
+    uint64 hot_seconds;          // every second a clock Hot Guid carries is below this
     uint64 runs[locality::kRunSlots];  // (window + 1) << 32 | ids reserved in it; 0: none
 };
 

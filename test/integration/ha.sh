@@ -34,7 +34,7 @@
 # pg_upgrade) and says which cases it leaves out.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
-BIN=$("$PG_CONFIG" --bindir)
+. "$ROOT/test/integration/lib/servers.sh"
 WORK=$(mktemp -d /tmp/locality-ha.XXXXXX)
 chmod 755 "$WORK"
 mkdir "$WORK/archive" "$WORK/ids"
@@ -44,9 +44,7 @@ SHORT=65536
 failures=0
 declare -A PORT
 
-as_postgres() { runuser -u postgres -- "$@"; }
 check() { if eval "$2"; then echo "ok:   $1"; else echo "FAIL: $1"; failures=$((failures + 1)); fi; }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 pgctl() {  # pgctl NODE ARGS...
   local node=$1; shift
   as_postgres env LD_PRELOAD="$WORK/clock_shim.so" CLOCK_SHIM_FILE="$WORK/clock" \
@@ -67,8 +65,7 @@ cleanup() {
 trap cleanup EXIT
 
 # --- servers --------------------------------------------------------------------
-cc_bin=$(command -v cc || command -v gcc)
-"$cc_bin" -shared -fPIC -O2 -Wall -Werror -o "$WORK/clock_shim.so" "$ROOT/test/integration/clock_shim.c" -ldl
+build_shim clock_shim "$WORK"
 python3 -c "import struct,sys; open(sys.argv[1], 'wb').write(struct.pack('<qq', 0, int(sys.argv[2])))" \
   "$WORK/clock" "$FROZEN_MS"
 chown -R postgres "$WORK"
@@ -80,11 +77,7 @@ set_port() {
   echo "port = ${PORT[$1]}" >>"$WORK/$1/postgresql.conf"
 }
 init_node() {
-  as_postgres "$BIN/initdb" -D "$WORK/$1" -U postgres --auth=trust >/dev/null
-  cat >>"$WORK/$1/postgresql.conf" <<CONF
-listen_addresses = ''
-unix_socket_directories = '$WORK'
-shared_preload_libraries = 'locality_uuid'
+  PORT[$1]=$(init_server "$WORK/$1" "$WORK" <<CONF
 locality_uuid.node_id = 7
 locality_uuid.machine_name = 'ha-test'
 wal_level = replica
@@ -94,7 +87,7 @@ wal_keep_size = '1GB'
 archive_mode = on
 archive_command = 'test ! -f $WORK/archive/%f && cp %p $WORK/archive/%f'
 CONF
-  set_port "$1"
+)
 }
 # base_backup SOURCE NODE [pg_basebackup options]
 base_backup() {

@@ -15,14 +15,13 @@
 # carries a time later than the server's clock when it was made.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
-BIN=$("$PG_CONFIG" --bindir)
+. "$ROOT/test/integration/lib/servers.sh"
 WORK=$(mktemp -d /tmp/locality-restart.XXXXXX)
 DATA=$WORK/data
 N=${RESTART_IDS_PER_KIND:-20000}
 FIXED="'2020-01-01 00:00:00+00'"
 failures=0
 
-as_postgres() { runuser -u postgres -- "$@"; }
 pgctl() {
   as_postgres env LD_PRELOAD="$WORK/clock_shim.so" CLOCK_SHIM_FILE="$WORK/offset" \
     timeout 120 "$BIN/pg_ctl" -D "$DATA" -l "$WORK/server.log" -w "$@" >/dev/null
@@ -41,19 +40,14 @@ set_clock_offset() {  # milliseconds added to the server's CLOCK_REALTIME
 state_value() { sed -n "s/^$1 //p" "$DATA/locality_uuid.state"; }
 
 # --- a server whose clock the test moves ----------------------------------------
-cc -shared -fPIC -O2 -Wall -Werror -o "$WORK/clock_shim.so" "$ROOT/test/integration/clock_shim.c" -ldl
+build_shim clock_shim "$WORK"
 head -c 16 /dev/zero >"$WORK/offset"
 chown -R postgres "$WORK"
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-as_postgres "$BIN/initdb" -D "$DATA" -U postgres --auth=trust >/dev/null
-cat >>"$DATA/postgresql.conf" <<CONF
-port = $PORT
-listen_addresses = ''
-unix_socket_directories = '$WORK'
-shared_preload_libraries = 'locality_uuid'
+PORT=$(init_server "$DATA" "$WORK" <<CONF
 locality_uuid.node_id = 4242
 locality_uuid.machine_name = 'restart-test'
 CONF
+)
 pgctl start
 q -c "CREATE EXTENSION locality_uuid" -c "CREATE TABLE ids (id uuid, kind text, phase text)"
 check "counter scope is the server" '[ "$(q -c "SELECT locality_uuid_counter_scope()")" = server ]'
@@ -172,6 +166,15 @@ set_clock_offset -3600000
 batch clock-behind-before-crash
 pgctl restart -m immediate
 batch clock-behind-after-crash
+# Every second a clock Hot Guid carried before the crash may be full: the
+# ones made after it, the clock still behind, carry a later second (the
+# first one no id could carry yet), never one of those.
+read -r before_crash after_crash < <(q -F ' ' -c "
+  SELECT extract(epoch FROM max(hot_guid_timestamp(id)) FILTER (WHERE phase <> 'clock-behind-after-crash'))::bigint,
+         extract(epoch FROM min(hot_guid_timestamp(id)) FILTER (WHERE phase = 'clock-behind-after-crash'))::bigint
+  FROM ids WHERE kind = 'hot_guid'")
+check "clock Hot Guids after a crash with the clock behind carry a second past every earlier one ($before_crash < $after_crash)" \
+  '[ "$before_crash" -lt "$after_crash" ]'
 set_clock_offset 0
 batch end
 

@@ -11,21 +11,21 @@
 #   rollover   the next window's run is reserved with the current one's: its
 #              first id needs no write (checked with writes failing)
 #   hung write one backend hangs in the write while holding the reservation
-#              lock; a second one, at the mark, waits on LWLock "locality_uuid"
-#              (pg_stat_activity); the writer is killed with SIGKILL: crash
-#              restart, a readable file, counters past its marks
+#              lock; a second one, at the mark, waits (pg_stat_activity: wait
+#              event type Extension) and is cancelled; the writer is killed
+#              with SIGKILL: crash restart, a readable file, counters past its
+#              marks
 #   corrupt    a truncated file at start: the server starts, ids fail with
 #              XX001 until the file is restored, then continue past its marks
 #   unreadable a file the server may not read at start: 42501, the same
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
-BIN=$("$PG_CONFIG" --bindir)
+. "$ROOT/test/integration/lib/servers.sh"
 WORK=$(mktemp -d /tmp/locality-faults.XXXXXX)
 DATA=$WORK/data
 FIXED="'2020-01-01 00:00:00+00'"
 failures=0
 
-as_postgres() { runuser -u postgres -- "$@"; }
 pgctl() {
   as_postgres env LD_PRELOAD="$WORK/fault_shim.so $WORK/clock_shim.so" FAULT_SHIM_FILE="$WORK/fault" \
     CLOCK_SHIM_FILE="$WORK/clock" \
@@ -50,9 +50,8 @@ position_sql() {
 error_of() { q -v VERBOSITY=verbose -c "$1" 2>&1 | tr '\n' ' ' || true; }
 up() { [ "$(q -c "SELECT 1" 2>/dev/null)" = 1 ]; }
 
-cc_bin=$(command -v cc || command -v gcc)
-"$cc_bin" -shared -fPIC -O2 -Wall -Werror -o "$WORK/fault_shim.so" "$ROOT/test/integration/fault_shim.c" -ldl
-"$cc_bin" -shared -fPIC -O2 -Wall -Werror -o "$WORK/clock_shim.so" "$ROOT/test/integration/clock_shim.c" -ldl
+build_shim fault_shim "$WORK"
+build_shim clock_shim "$WORK"
 fault 0
 freeze_clock() {  # freeze_clock UNIX-MS (0: the real clock again)
   python3 -c "import struct,sys; open(sys.argv[1], 'wb').write(struct.pack('<qq', 0, int(sys.argv[2])))" \
@@ -60,15 +59,7 @@ freeze_clock() {  # freeze_clock UNIX-MS (0: the real clock again)
 }
 freeze_clock 0
 chown -R postgres "$WORK"
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-as_postgres "$BIN/initdb" -D "$DATA" -U postgres --auth=trust >/dev/null
-cat >>"$DATA/postgresql.conf" <<CONF
-port = $PORT
-listen_addresses = ''
-unix_socket_directories = '$WORK'
-shared_preload_libraries = 'locality_uuid'
-locality_uuid.node_id = 4243
-CONF
+PORT=$(init_server "$DATA" "$WORK" <<<"locality_uuid.node_id = 4243")
 pgctl start
 q -c "CREATE EXTENSION locality_uuid"
 check "counter scope is the server" '[ "$(q -c "SELECT locality_uuid_counter_scope()")" = server ]'
@@ -97,8 +88,8 @@ for kind in n:"No space left on device":53100 e:"Input/output error":58030; do
     '[ "$last" -ge 0 ] && [ "$last" -lt "$mark" ] && [ "$(state_value variable)" = "$mark" ]'
   check "... with error $state and the file's name: ${err:0:160}" \
     'grep -q "ERROR:  $state: could not reserve ids in \"locality_uuid.state\": $text" <<<"$err" && grep -q "HINT:  Free space" <<<"$err"'
-  check "... while the server serves everything else, Hot Guids below their mark included" \
-    'up && [ -n "$(q -c "SELECT gen_random_uuid()")" ] && [ -n "$(q -c "SELECT hot_guid(1)")" ]'
+  check "... while the server serves everything else, Hot Guids for a given time below their mark included" \
+    'up && [ -n "$(q -c "SELECT gen_random_uuid()")" ] && [ -n "$(q -c "SELECT hot_guid(1, $FIXED)")" ]'
   fault 0
   next=$(q -c "SELECT $(position_sql id) FROM (SELECT locality_uuid_at($FIXED, false) AS id) s")
   check "... and ids resume once the file can be written (position $next >= $mark, new mark $(state_value variable))" \
@@ -128,17 +119,23 @@ mark=$(state_value variable)
 fault h
 q -c "SELECT count(locality_uuid_at($FIXED, false)) FROM generate_series(1, 8000000)" >/dev/null 2>&1 &
 sleep 1
-q -c "SELECT count(locality_uuid_at($FIXED, false)) FROM generate_series(1, 8000000)" >/dev/null 2>&1 &
+q -c "SELECT count(locality_uuid_at($FIXED, false)) FROM generate_series(1, 8000000)" >"$WORK/waiter.out" 2>&1 &
+waiter_job=$!
 waiting=""
 for _ in $(seq 150); do
-  waiting=$(q -c "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'LWLock' AND wait_event = 'locality_uuid'")
+  waiting=$(q -c "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Extension'
+                  AND query LIKE 'SELECT count(locality_uuid_at%'")
   [ -n "$waiting" ] && break
   sleep 0.2
 done
 writer=$(q -c "SELECT pid FROM pg_stat_activity WHERE query LIKE 'SELECT count(locality_uuid_at%' AND pid <> '${waiting:-0}'::int
                AND pid <> pg_backend_pid()")
-check "a draw at the mark waits on LWLock \"locality_uuid\" (pid $waiting) while pid $writer writes" \
+check "a draw at the mark waits (wait event type Extension, pid $waiting) while pid $writer is stuck in its write" \
   '[ -n "$waiting" ] && [ -n "$writer" ]'
+q -c "SELECT pg_cancel_backend(${waiting:-0})" >/dev/null
+wait "$waiter_job" || true
+check "... and can be cancelled meanwhile: $(tr '\n' ' ' <"$WORK/waiter.out")" \
+  'grep -q "canceling statement due to user request" "$WORK/waiter.out"'
 kill -9 "$writer"
 fault 0
 wait || true

@@ -221,3 +221,19 @@ TEST(HotGuidGenerator, ClockIdsStayUniquePast2To24DrawsAcrossSeconds) {
     EXPECT_EQ(made, 10000000 + kHotIdsPerSecond + 5000000);
     EXPECT_EQ(full, 10000000 + (18000000 - kHotIdsPerSecond) + 1000000);
 }
+
+// The opening draw is kept in 64 bits: 2^32 draws after a second opened
+// (ids for given times, or failed calls, while the clock stands behind
+// it), its window is still full. Kept in 32 bits, the draw would look 5
+// past the opening and repeat the counter of that earlier draw.
+TEST(HotGuidGenerator, AWindowStaysFullPast2To32Draws) {
+    PlainHotGuidCells cells;
+    cells.draws.value = 7000;
+    const HotStamp s = web01_stamp(1);
+    Uuid16 first, u;
+    ASSERT_EQ(make_hot_guid_now(cells, 1000, s, 0, &first), HotStatus::ok);
+    cells.draws.value += (1ull << 32) + 4;  // as if 2^32 + 4 draws went to ids for given times
+    EXPECT_EQ(make_hot_guid_now(cells, 1000, s, 0, &u), HotStatus::second_full);
+    EXPECT_EQ(make_hot_guid_now(cells, 990, s, 0, &u), HotStatus::second_full);
+    ASSERT_EQ(make_hot_guid_now(cells, 1001, s, 0, &u), HotStatus::ok);  // the next second opens
+}

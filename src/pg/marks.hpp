@@ -1,0 +1,34 @@
+// The marks of SharedCounters as a whole, for the refill (reservation.cpp)
+// and for restoring and replaying them (restore.cpp).
+#pragma once
+
+#include "pg_boundary.hpp"
+
+#include "shared_counters.hpp"
+#include "state_file.hpp"
+
+namespace locality_pg {
+
+// The marks now in shared memory (and the variable-mode start).
+inline ReservedState snapshot(SharedCounters *s) {
+    ReservedState r{};
+    r.variable_start = pg_atomic_read_u32(&s->variable_start);
+    r.variable = pg_atomic_read_u64(&s->variable_until.value);
+    r.explicit_sequential = pg_atomic_read_u64(&s->explicit_until.value);
+    r.hot_guid = pg_atomic_read_u64(&s->hot_until.value);
+    r.hot_seconds = pg_atomic_read_u64(&s->hot_seconds_until.value);
+    for (uint32 i = 0; i < locality::kRunSlots; ++i) r.runs[i] = pg_atomic_read_u64(&s->run_until[i].value);
+    return r;
+}
+
+// The marks of r in shared memory; the caller holds the lock, whose release
+// makes them visible in order to the next holder.
+inline void publish(SharedCounters *s, const ReservedState &r) {
+    pg_atomic_write_u64(&s->variable_until.value, r.variable);
+    pg_atomic_write_u64(&s->explicit_until.value, r.explicit_sequential);
+    pg_atomic_write_u64(&s->hot_until.value, r.hot_guid);
+    pg_atomic_write_u64(&s->hot_seconds_until.value, r.hot_seconds);
+    for (uint32 i = 0; i < locality::kRunSlots; ++i) pg_atomic_write_u64(&s->run_until[i].value, r.runs[i]);
+}
+
+}  // namespace locality_pg

@@ -1,0 +1,44 @@
+// The server-wide counters at the start of a shared-memory lifetime
+// (restored from locality_uuid.state), after a failed start (read again),
+// and during replay of the reservation records (raised past them). The
+// invariant that makes file and WAL complete is in reservation.hpp.
+#pragma once
+
+#include "pg_boundary.hpp"
+
+#include "shared_counters.hpp"
+#include "state_file.hpp"
+
+namespace locality_pg {
+
+// Fresh values for counters that start without a file (a new cluster, or
+// one made by pg_upgrade): random, so two such servers do not start alike.
+struct FreshCounters {
+    uint32 variable_start;
+    uint32 explicit_sequential;
+    uint32 hot_guid;
+};
+
+// At the start of a shared-memory lifetime (postmaster start, crash
+// restart): starts every counter of s past the marks of the state file, or
+// at the fresh values if there is none yet, and writes the file back. A
+// file that cannot be read leaves s unavailable (logged, never FATAL: the
+// server serves everything else); a file that cannot be written is logged,
+// and the first refill tries again.
+void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fresh);
+
+// For a backend that found s unavailable: tries to read the file again
+// (it may have been restored, or deleted by the operator), under the lock.
+// True once s is available.
+bool restore_late(SharedCounters *s, const FreshCounters &fresh);
+
+// Replay of a logged refill (startup process): raises the counters and marks
+// of s (null without server-wide counters) past `logged`, and the file's.
+void replay_reservation(SharedCounters *s, const ReservedState &logged);
+
+// The end of recovery: Hot Guids of the current second (or of a later
+// reserved one) may have been made by the server whose WAL was replayed;
+// those seconds count as full.
+void close_current_hot_second(SharedCounters *s);
+
+}  // namespace locality_pg

@@ -1,0 +1,32 @@
+# Throw-away PostgreSQL servers for the integration suites that run their
+# own (restart.sh, state_faults.sh, ha.sh). Source it after
+# scripts/common.sh; it runs nothing by itself.
+
+BIN=$("$PG_CONFIG" --bindir)
+
+as_postgres() { runuser -u postgres -- "$@"; }
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# build_shim NAME DIR: test/integration/NAME.c built as DIR/NAME.so, an
+# LD_PRELOAD shim (clock_shim, fault_shim).
+build_shim() {
+  "$(command -v cc || command -v gcc)" -shared -fPIC -O2 -Wall -Werror -o "$2/$1.so" \
+    "$ROOT/test/integration/$1.c" -ldl
+}
+
+# init_server DATA SOCKET_DIR: a new cluster in DATA (initdb as postgres),
+# listening only on a Unix socket in SOCKET_DIR on a free port, with the
+# library preloaded, and the settings on standard input appended. Prints
+# the port.
+init_server() {
+  local port
+  port=$(free_port)
+  as_postgres "$BIN/initdb" -D "$1" -U postgres --auth=trust >/dev/null
+  {
+    printf "port = %s\nlisten_addresses = ''\nunix_socket_directories = '%s'\n" "$port" "$2"
+    echo "shared_preload_libraries = 'locality_uuid'"
+    cat
+  } >>"$1/postgresql.conf"
+  echo "$port"
+}
