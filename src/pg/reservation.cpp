@@ -4,6 +4,9 @@
 
 extern "C" {
 #include "access/xlog.h"
+#if PG_VERSION_NUM >= 140000
+#include "utils/wait_event.h"  // PG_WAIT_EXTENSION (in pgstat.h before 14)
+#endif
 }
 
 #include "generator.hpp"
@@ -91,7 +94,9 @@ __attribute__((noinline)) bool reserve_slow(SharedCounters *s, const locality::D
             ok = ok || covered(s, d);
             break;
         }
-        ConditionVariableSleep(&s->raised, PG_WAIT_EXTENSION);  // CHECK_FOR_INTERRUPTS inside
+        // Interruptible; the timeout covers a holder that left by ERROR
+        // without broadcasting.
+        ConditionVariableTimedSleep(&s->raised, 100, PG_WAIT_EXTENSION);
     }
     ConditionVariableCancelSleep();
     return ok;

@@ -22,21 +22,33 @@ namespace {
 // The one kind of record: a refill's marks (ReservedState, as in the file).
 constexpr uint8 kXlogReserve = 0x00;
 
+// A record of this layout? (A new layout needs a new info value.)
+bool is_reservation(XLogReaderState *record) {
+    return (XLogRecGetInfo(record) & ~XLR_INFO_MASK) == kXlogReserve &&
+           XLogRecGetDataLen(record) == sizeof(ReservedState);
+}
+
 ReservedState record_marks(XLogReaderState *record) {
-    if ((XLogRecGetInfo(record) & ~XLR_INFO_MASK) != kXlogReserve ||
-        XLogRecGetDataLen(record) != sizeof(ReservedState))
-        elog(PANIC, "locality_uuid: unknown WAL record (info 0x%02X, %u bytes)",
-             static_cast<unsigned>(XLogRecGetInfo(record)), XLogRecGetDataLen(record));
     ReservedState marks;
     std::memcpy(&marks, XLogRecGetData(record), sizeof marks);
     return marks;
 }
 
 void reservation_redo(XLogReaderState *record) {
+    // Replay cannot skip a record it does not know, as PostgreSQL's own
+    // resource managers do not.
+    if (!is_reservation(record))
+        elog(PANIC, "locality_uuid: unknown WAL record (info 0x%02X, %u bytes)",
+             static_cast<unsigned>(XLogRecGetInfo(record)), XLogRecGetDataLen(record));
     replay_reservation(shared_counters(), record_marks(record));
 }
 
+// Also called for pg_walinspect and pg_waldump: never an error there.
 void reservation_desc(StringInfo buf, XLogReaderState *record) {
+    if (!is_reservation(record)) {
+        appendStringInfo(buf, "not a locality_uuid record of this version (%u bytes)", XLogRecGetDataLen(record));
+        return;
+    }
     const ReservedState m = record_marks(record);
     appendStringInfo(buf,
                      "variable " UINT64_FORMAT "; explicit " UINT64_FORMAT "; hot " UINT64_FORMAT

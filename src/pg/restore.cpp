@@ -1,5 +1,7 @@
 #include "restore.hpp"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <initializer_list>
 
@@ -87,10 +89,14 @@ bool load_state(SharedCounters *s, const FreshCounters &fresh) {
     written.timeline = saved.timeline;
     // A clock behind the seconds reserved for Hot Guids (it stepped back
     // before the restart): rather than refuse them until it catches up,
-    // open the first second no id can carry yet, once it is reserved.
+    // open the first second no id can carry yet, once it is reserved. Only
+    // where this file is the newest word on them: not on a server that
+    // starts as a standby or for point-in-time recovery, whose primary may
+    // open that second meanwhile (it closes seconds instead).
     const uint64 now = static_cast<uint64>(locality::wall_clock_millis() / 1000);
-    const uint64 unused_second = saved.hot_seconds;
-    const bool open_unused = restored && now + 1 < unused_second;
+    const uint64 unused_second = written.hot_seconds;  // the file's and any replayed mark
+    const bool replays_another = access("standby.signal", F_OK) == 0 || access("recovery.signal", F_OK) == 0;
+    const bool open_unused = restored && !replays_another && now + 1 < unused_second;
     if (open_unused) written.hot_seconds = unused_second + kHotSecondsAhead;
     const bool written_ok = write_state_file(written);
     if (written_ok && open_unused) open_hot_second(s, unused_second, written.hot_seconds);
@@ -139,6 +145,7 @@ bool restore_late(SharedCounters *s, const FreshCounters &fresh) {
     LWLockAcquire(s->lock, LW_EXCLUSIVE);
     const bool ok = pg_atomic_read_u32(&s->available) != 0 || load_state(s, fresh);
     LWLockRelease(s->lock);
+    ConditionVariableBroadcast(&s->raised);
     return ok;
 }
 
@@ -175,8 +182,10 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged) {
     const bool written = write_state_file(next);
     const int saved_errno = errno;
     if (s != nullptr) LWLockRelease(s->lock);
-    // As for a data file that replay cannot write: replay stops, and goes on
-    // from this record once the file can be written.
+    // As for a data file that replay cannot write: the startup process
+    // fails, and with it the server (a standby, or a primary in crash
+    // recovery); started again once the file can be written, replay goes
+    // on from the last restartpoint.
     if (!written) {
         errno = saved_errno;
         ereport(ERROR, (errcode_for_file_access(),
