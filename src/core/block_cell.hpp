@@ -41,9 +41,12 @@ struct BlockCell {
         return before;
     }
     bool compare_exchange(std::uint64_t &expected, std::uint64_t desired) noexcept {
-        next = end = 0;
+        drop();
         return shared.compare_exchange(expected, desired);
     }
+    // Forgets the cached block (its draws are skipped): the shared cell was
+    // moved back under it (a released run, src/pg/release_runs.hpp).
+    void drop() noexcept { next = end = 0; }
 };
 
 }  // namespace locality

@@ -43,6 +43,14 @@ auto with_active_cells(Make make) {
     // Fixed for the server's life, except when replay adopts the primary's
     // (reservation.cpp).
     cells.variable_start = pg_atomic_read_u32(&shared->variable_start);
+    // Runs released since this backend last looked: its cached blocks of
+    // them are of windows that no longer hold their slots.
+    static uint32 runs_released_seen = 0;
+    const uint32 runs_released = pg_atomic_read_u32(&shared->runs_released);
+    if (runs_released != runs_released_seen) {
+        for (auto &run : cells.runs) run.drop();
+        runs_released_seen = runs_released;
+    }
     return make(cells, shared_hot_cells(), SharedReservation{shared});
 }
 

@@ -16,6 +16,9 @@ extern "C" {
 namespace locality_pg {
 namespace {
 
+// The error of the last failed write, reported after the draw failed.
+int reserve_errno = 0;
+
 // Where this server's WAL goes now, for the file (informational).
 TimeLineID current_timeline() {
     if (RecoveryInProgress()) return 0;
@@ -26,8 +29,6 @@ TimeLineID current_timeline() {
 #endif
 }
 
-// The error of the last failed write, reported after the draw failed.
-int reserve_errno = 0;
 
 // Raises d's mark to d + its reservation: the file first, then the WAL
 // record (flushed), then shared memory (the order reservation.hpp's
@@ -54,8 +55,7 @@ bool extend_reservation(SharedCounters *s, const locality::Draw &d) {
             break;
         }
     }
-    next.system_identifier = GetSystemIdentifier();
-    next.timeline = current_timeline();
+    stamp_cluster(&next);
     if (!write_state_file(next)) {
         reserve_errno = errno;
         return false;
@@ -66,6 +66,11 @@ bool extend_reservation(SharedCounters *s, const locality::Draw &d) {
 }
 
 }  // namespace
+
+void stamp_cluster(ReservedState *marks) {
+    marks->system_identifier = GetSystemIdentifier();
+    marks->timeline = current_timeline();
+}
 
 // A draw past half of its reservation raises the mark, if no other backend
 // holds the lock, while everyone keeps drawing below the old mark. A draw at

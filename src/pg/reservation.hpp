@@ -24,6 +24,7 @@
 #include "pg_boundary.hpp"
 
 #include "counter_cells.hpp"
+#include "generator.hpp"
 #include "shared_counters.hpp"
 #include "state_file.hpp"
 
@@ -69,7 +70,11 @@ inline bool covered(SharedCounters *s, const locality::Draw &d, uint64 margin = 
     if (d.counter != locality::Counter::run) return d.position + margin < until;
     const uint64 mine = static_cast<uint64>(d.window) + 1;
     if ((until >> 32) != mine) return (until >> 32) > mine;
-    return d.position + margin < (until & 0xFFFFFFFF);
+    // A run whose whole window is reserved needs no refill ahead: its last
+    // 2^21 draws would otherwise each rewrite the file.
+    const uint64 reserved = until & 0xFFFFFFFF;
+    if (reserved >= locality::kRunIds) return d.position < reserved;
+    return d.position + margin < reserved;
 }
 
 // Raises d's mark ahead of need, or waits (interruptibly) for the backend
@@ -92,5 +97,9 @@ struct SharedReservation {
 
 // The errno of the last failed write of the state file.
 int reservation_errno();
+
+// Sets the cluster's system identifier and current timeline in marks about
+// to be written (informational, for a DBA reading the file).
+void stamp_cluster(ReservedState *marks);
 
 }  // namespace locality_pg

@@ -19,12 +19,18 @@ namespace locality_pg {
 #if PG_VERSION_NUM >= 150000
 namespace {
 
-// The one kind of record: a refill's marks (ReservedState, as in the file).
+// Two kinds of record, each with every mark after the change
+// (ReservedState, as in the file): a refill's, which replay merges by
+// raising, and a release's (locality_uuid_release_future_windows()), whose
+// runs replay takes as they are.
 constexpr uint8 kXlogReserve = 0x00;
+constexpr uint8 kXlogRelease = 0x10;
+
+uint8 kind_of(XLogReaderState *record) { return XLogRecGetInfo(record) & ~XLR_INFO_MASK; }
 
 // A record of this layout? (A new layout needs a new info value.)
 bool is_reservation(XLogReaderState *record) {
-    return (XLogRecGetInfo(record) & ~XLR_INFO_MASK) == kXlogReserve &&
+    return (kind_of(record) == kXlogReserve || kind_of(record) == kXlogRelease) &&
            XLogRecGetDataLen(record) == sizeof(ReservedState);
 }
 
@@ -40,7 +46,7 @@ void reservation_redo(XLogReaderState *record) {
     if (!is_reservation(record))
         elog(PANIC, "locality_uuid: unknown WAL record (info 0x%02X, %u bytes)",
              static_cast<unsigned>(XLogRecGetInfo(record)), XLogRecGetDataLen(record));
-    replay_reservation(shared_counters(), record_marks(record));
+    replay_reservation(shared_counters(), record_marks(record), kind_of(record) == kXlogRelease);
 }
 
 // Also called for pg_walinspect and pg_waldump: never an error there.
@@ -50,6 +56,7 @@ void reservation_desc(StringInfo buf, XLogReaderState *record) {
         return;
     }
     const ReservedState m = record_marks(record);
+    if (kind_of(record) == kXlogRelease) appendStringInfoString(buf, "runs released; ");
     appendStringInfo(buf,
                      "variable " UINT64_FORMAT "; explicit " UINT64_FORMAT "; hot " UINT64_FORMAT
                      "; hot seconds below " UINT64_FORMAT "; runs",
@@ -61,7 +68,11 @@ void reservation_desc(StringInfo buf, XLogReaderState *record) {
 }
 
 const char *reservation_identify(uint8 info) {
-    return (info & ~XLR_INFO_MASK) == kXlogReserve ? "RESERVE" : nullptr;
+    switch (info & ~XLR_INFO_MASK) {
+        case kXlogReserve: return "RESERVE";
+        case kXlogRelease: return "RELEASE";
+        default: return nullptr;
+    }
 }
 
 // Replay ends (promotion, or the end of crash recovery): the replayed
@@ -79,17 +90,25 @@ void register_reservation_wal() {
     RegisterCustomRmgr(static_cast<RmgrId>(setting_wal_rmgr_id), &reservation_rmgr);
 }
 
-void log_reservation(const ReservedState &marks) {
+namespace {
+
+void log_marks(const ReservedState &marks, uint8 kind) {
     XLogBeginInsert();
     XLogRegisterData(reinterpret_cast<char *>(const_cast<ReservedState *>(&marks)), sizeof marks);
-    const XLogRecPtr end = XLogInsert(static_cast<RmgrId>(setting_wal_rmgr_id), kXlogReserve);
+    const XLogRecPtr end = XLogInsert(static_cast<RmgrId>(setting_wal_rmgr_id), kind);
     XLogFlush(end);
 }
+
+}  // namespace
+
+void log_reservation(const ReservedState &marks) { log_marks(marks, kXlogReserve); }
+void log_release(const ReservedState &marks) { log_marks(marks, kXlogRelease); }
 
 #else
 
 void register_reservation_wal() {}
 void log_reservation(const ReservedState &) {}
+void log_release(const ReservedState &) {}
 
 #endif
 

@@ -22,4 +22,8 @@ void register_reservation_wal();
 // before PostgreSQL 15.
 void log_reservation(const ReservedState &marks);
 
+// The same for marks after run slots were released (release_runs.hpp):
+// replay lowers those runs instead of only raising marks.
+void log_release(const ReservedState &marks);
+
 }  // namespace locality_pg

@@ -7,6 +7,7 @@
 
 #include "hot_guid_generator.hpp"
 #include "marks.hpp"
+#include "release_runs.hpp"
 #include "reservation.hpp"
 #include "wall_clock.hpp"
 
@@ -120,6 +121,7 @@ void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fres
     ConditionVariableInit(&s->raised);
     pg_atomic_init_u32(&s->variable_start, 0);
     pg_atomic_init_u32(&s->available, 0);
+    pg_atomic_init_u32(&s->runs_released, 0);
     s->unreadable_errno = 0;
     s->hot_seconds_at_start = 0;
     for (Line *l : {&s->variable, &s->explicit_sequential, &s->hot_draws, &s->hot_second, &s->hot_opened,
@@ -149,13 +151,15 @@ bool restore_late(SharedCounters *s, const FreshCounters &fresh) {
     return ok;
 }
 
-void replay_reservation(SharedCounters *s, const ReservedState &logged) {
+void replay_reservation(SharedCounters *s, const ReservedState &logged, bool release) {
     ReservedState next{};
+    bool adopted_unreadable = false;
     if (s != nullptr) {
         // Nothing is generated during recovery (counter_state.cpp refuses),
         // so raising the counters to the marks starts the promoted server
         // past every logged reservation.
         LWLockAcquire(s->lock, LW_EXCLUSIVE);
+        if (release) lower_runs(s, logged);
         pg_atomic_write_u32(&s->variable_start, logged.variable_start);
         raise_counter(&s->variable.value, logged.variable);
         raise_counter(&s->explicit_sequential.value, logged.explicit_sequential);
@@ -164,24 +168,37 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged) {
         next = snapshot(s);
         raise_marks(&next, logged);
         publish(s, next);
+        adopted_unreadable = pg_atomic_read_u32(&s->available) == 0;
     } else {
         // Without server-wide counters on this server: the file alone.
-        if (read_state_file(&next) != StateRead::ok) next = ReservedState{};
+        const StateRead read = read_state_file(&next);
+        if (read != StateRead::ok) next = ReservedState{};
+        adopted_unreadable = read == StateRead::corrupt || read == StateRead::io_error;
         raise_marks(&next, logged);
         next.variable_start = logged.variable_start;
     }
+    if (release)
+        for (uint32 i = 0; i < locality::kRunSlots; ++i) next.runs[i] = logged.runs[i];
     next.system_identifier = logged.system_identifier;
     next.timeline = logged.timeline;
-    // A file that could not be read at start is left as it is: the marks it
-    // held are unknown, and shared memory keeps the replayed ones until it
-    // is restored (restore_late merges both).
-    if (s != nullptr && pg_atomic_read_u32(&s->available) == 0) {
-        LWLockRelease(s->lock);
-        return;
-    }
+    // A file that could not be read is replaced, and server-wide counters
+    // that were unavailable for it become available: every record holds
+    // every mark of the server that wrote it as of that record, and marks
+    // only grow (a release lowers what no id made since can carry), so the
+    // replayed marks cover everything the unreadable file held of this WAL
+    // history. (Refills the file held beyond the last record were never
+    // flushed to WAL, so none of their ids was handed out: reservation.hpp.)
     const bool written = write_state_file(next);
     const int saved_errno = errno;
+    if (written && adopted_unreadable && s != nullptr) {
+        pg_write_barrier();  // the counters before the flag
+        pg_atomic_write_u32(&s->available, 1);
+    }
     if (s != nullptr) LWLockRelease(s->lock);
+    if (written && adopted_unreadable)
+        ereport(LOG, (errmsg("locality_uuid: \"%s\" rewritten from a replayed reservation", kStateFile),
+                      errdetail("The file could not be read; the replayed marks cover everything it "
+                                "held of this WAL history.")));
     // As for a data file that replay cannot write: the startup process
     // fails, and with it the server (a standby, or a primary in crash
     // recovery); started again once the file can be written, replay goes
@@ -192,7 +209,9 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged) {
                         errmsg("could not write \"%s\" while replaying a locality_uuid reservation: %m",
                                kStateFile),
                         errdetail("The file must hold every replayed reservation before a "
-                                  "restartpoint passes its record.")));
+                                  "restartpoint passes its record."),
+                        errhint("Free space in the data directory's file system, or make the file "
+                                "writable, and start the server again.")));
     }
 }
 

@@ -33,8 +33,10 @@ void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fres
 bool restore_late(SharedCounters *s, const FreshCounters &fresh);
 
 // Replay of a logged refill (startup process): raises the counters and marks
-// of s (null without server-wide counters) past `logged`, and the file's.
-void replay_reservation(SharedCounters *s, const ReservedState &logged);
+// of s (null without server-wide counters) past `logged`, and the file's;
+// for a logged release, the runs become logged's. A file that could not be
+// read is replaced by the replayed marks, which cover it.
+void replay_reservation(SharedCounters *s, const ReservedState &logged, bool release);
 
 // The end of recovery: Hot Guids of the current second (or of a later
 // reserved one) may have been made by the server whose WAL was replayed;

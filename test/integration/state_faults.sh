@@ -18,6 +18,13 @@
 #   corrupt    a truncated file at start: the server starts, ids fail with
 #              XX001 until the file is restored, then continue past its marks
 #   unreadable a file the server may not read at start: 42501, the same
+#   replayed   a corrupt file found by crash recovery: the replayed
+#              reservations replace it, ids are made at once, past its marks
+#   glitch     a clock 64 windows ahead for a moment poisons a run slot;
+#              locality_uuid_release_future_windows() releases it, and crash
+#              recovery replays the release after the glitch's refill
+#   full run   a run reserved to the end of its window rewrites no file for
+#              its last 2^21 ids
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 . "$ROOT/test/integration/lib/servers.sh"
@@ -59,7 +66,12 @@ freeze_clock() {  # freeze_clock UNIX-MS (0: the real clock again)
 }
 freeze_clock 0
 chown -R postgres "$WORK"
-PORT=$(init_server "$DATA" "$WORK" <<<"locality_uuid.node_id = 4243")
+# No timed checkpoint: the crash recoveries below replay what the test wrote.
+PORT=$(init_server "$DATA" "$WORK" <<CONF
+locality_uuid.node_id = 4243
+checkpoint_timeout = '1h'
+CONF
+)
 pgctl start
 q -c "CREATE EXTENSION locality_uuid"
 check "counter scope is the server" '[ "$(q -c "SELECT locality_uuid_counter_scope()")" = server ]'
@@ -169,6 +181,86 @@ for kind in corrupt:XX001:"is corrupt" unreadable:42501:"Permission denied"; do
   next=$(q -c "SELECT $(position_sql id) FROM (SELECT locality_uuid_at($FIXED, false) AS id) s")
   check "... restored, ids resume without a restart, past the marks (position $next >= $mark)" '[ "$next" -ge "$mark" ]'
 done
+
+# --- a corrupt file found by crash recovery -----------------------------------------
+# Every reservation record holds every mark as of that record, so replaying
+# one covers whatever the file held of this WAL history (restore.hpp).
+# PostgreSQL 15+ (WAL records).
+if [ "$PG_MAJOR" -ge 15 ]; then
+  q -c "CHECKPOINT"
+  q -c "SELECT count(locality_uuid_at($FIXED, false)) FROM generate_series(1, 4200000)" >/dev/null
+  mark=$(state_value variable)
+  pgctl stop -m immediate
+  damage corrupt
+  pgctl start
+  next=$(q -c "SELECT $(position_sql id) FROM (SELECT locality_uuid_at($FIXED, false) AS id) s" 2>&1 || true)
+  check "corrupt file at a crash recovery that replays a refill: ids are made at once, past the marks ($next >= $mark)" \
+    '[[ $next =~ ^[0-9]+$ ]] && [ "$next" -ge "$mark" ]'
+  check "... the file is whole again and the log says why" \
+    'grep -qx end "$DATA/locality_uuid.state" && grep -q "rewritten from a replayed reservation" "$WORK/server.log"'
+fi
+
+# --- a forward clock glitch of 64 windows, released ---------------------------------
+# One session makes ids before, during and after the glitch and releases
+# it, so its own cached block of the glitch's run must be dropped too.
+window_ms=600000
+w0=$(( $(python3 -c 'import time; print(int(time.time() * 1000))') / window_ms + 20 ))
+t0=$(( w0 * window_ms + 1000 ))
+printf '#!/bin/sh\npython3 -c "import struct,sys; open(sys.argv[1], \x27wb\x27).write(struct.pack(\x27<qq\x27, 0, int(sys.argv[2])))" "%s" "$1"\n' \
+  "$WORK/clock" >"$WORK/freeze"
+chmod +x "$WORK/freeze"
+q -c "CHECKPOINT"
+session=$(q -v ON_ERROR_STOP=0 -v VERBOSITY=verbose 2>&1 <<SQL || true
+\! $WORK/freeze $t0
+SELECT 'first', locality_uuid(true) IS NOT NULL;
+\! $WORK/freeze $(( t0 + 64 * window_ms ))
+SELECT 'glitch', locality_uuid(true) IS NOT NULL;
+\! $WORK/freeze $t0
+SELECT 'refused', locality_uuid(true);
+\! cp $DATA/locality_uuid.state $WORK/state.glitch
+SELECT 'released', (extract(epoch FROM window_start) * 1000)::bigint, (extract(epoch FROM window_end) * 1000)::bigint
+FROM locality_uuid_release_future_windows();
+SELECT 'after', (extract(epoch FROM locality_uuid_timestamp(locality_uuid(true))) * 1000)::bigint;
+SQL
+)
+err=$(grep -A2 "ERROR:  55000" <<<"$session" | tr '\n' ' ')
+check "after a glitch 64 windows ahead, the real window's sequential ids are refused: ${err:0:110}" \
+  'grep -q "ERROR:  55000" <<<"$err" && grep -q "locality_uuid_release_future_windows() releases it" <<<"$err"'
+check "... for good: the glitch's run is in the file (run ... $((w0 + 65)) ...)" \
+  'grep -q "^run [0-9]* $((w0 + 65)) " "$WORK/state.glitch"'
+released=$(sed -n 's/^released|//p' <<<"$session" | tr '\n' ' ')
+expected="$(( (w0 + 64) * window_ms ))|$(( (w0 + 65) * window_ms )) $(( (w0 + 65) * window_ms ))|$(( (w0 + 66) * window_ms )) "
+check "locality_uuid_release_future_windows() returns the glitch's window and the one reserved ahead: $released" \
+  '[ "$released" = "$expected" ]'
+after=$(sed -n 's/^after|//p' <<<"$session")
+check "... then the real window's sequential ids are made again, in the session that made the glitch's ($after = $t0)" \
+  '[ "$after" = "$t0" ]'
+check "... and the file holds no run of the released windows" \
+  '! grep -Eq "^run [0-9]+ ($((w0 + 65))|$((w0 + 66))) " "$DATA/locality_uuid.state"'
+made_at() { q -c "SELECT (extract(epoch FROM locality_uuid_timestamp(locality_uuid(true))) * 1000)::bigint" 2>&1 || true; }
+pgctl restart -m immediate  # replays the glitch's refill, then the release
+at=$(made_at)
+check "... also after a crash recovery that replays the glitch's refill and then the release ($at)" '[ "$at" = "$t0" ]'
+check "... and a second call releases nothing" '[ -z "$(q -c "SELECT * FROM locality_uuid_release_future_windows()")" ]'
+
+# --- a run reserved to the end of its window ----------------------------------------
+# Its last 2^21 ids lie within half a reservation of the mark, which can
+# grow no further: they must not each rewrite the file (a new inode each).
+wc=$(( w0 + 10 ))
+slot=$(( wc % 64 ))
+pgctl stop -m fast
+sed -i "/^run $slot /d; s/^end\$/run $slot $((wc + 1)) $((2147483648 - 1048576))\nend/" "$DATA/locality_uuid.state"
+freeze_clock $(( wc * window_ms + 1000 ))
+pgctl start
+inode_start=$(stat -c %i "$DATA/locality_uuid.state")
+q -c "SELECT locality_uuid(true)" >/dev/null  # reserves the rest of the window
+inode_first=$(stat -c %i "$DATA/locality_uuid.state")
+q -c "SELECT count(locality_uuid(true)) FROM generate_series(1, 5000)" >/dev/null
+inode_after=$(stat -c %i "$DATA/locality_uuid.state")
+check "a run 2^20 ids from its window's end: the first id reserves the rest (file rewritten: $inode_start -> $inode_first)" \
+  '[ "$inode_start" != "$inode_first" ] && grep -q "^run $slot $((wc + 1)) 2147483648$" "$DATA/locality_uuid.state"'
+check "... and the 5,000 ids after it rewrite no file (inode $inode_first = $inode_after)" '[ "$inode_first" = "$inode_after" ]'
+freeze_clock 0
 
 echo
 [ $failures = 0 ] || { echo "$failures check(s) failed"; exit 1; }

@@ -1,0 +1,36 @@
+// Releasing sequential runs that a clock glitch left far in the future.
+//
+// A run slot holds the newest window that drew from it (counter_cells.hpp),
+// and a window 64 or more behind it is refused: that is what keeps a clock
+// stepping back from restarting a run. But a clock that jumped forward by 64
+// windows (10 h 40 min) or more for a moment leaves its slot held by a
+// window the real clock reaches only much later; until then, every 64th
+// window's sequential ids are refused, across restarts (the mark is on
+// disk and in WAL). Only a DBA can tell a glitch from real time, so the
+// release is a function (locality_uuid_release_future_windows(), superuser
+// or granted), not a rule: it forgets the runs of windows at least 64
+// ahead of the clock. Ids made in such a window carry its future times;
+// once real time reaches it, its run starts again, and an id of the same
+// millisecond, counter and pid may repeat one made during the glitch
+// (README, Guarantees).
+#pragma once
+
+#include "pg_boundary.hpp"
+
+#include "shared_counters.hpp"
+#include "state_file.hpp"
+
+namespace locality_pg {
+
+// Releases every run slot of s held by a window >= now_window + 64 (the
+// file first, then a WAL record that standbys replay, then shared memory),
+// and stores those windows in `windows` (room for kRunSlots). Returns how
+// many, or -1 if the file could not be written (errno set; nothing
+// changed). Waits for the reservation lock interruptibly.
+int release_future_runs(SharedCounters *s, uint32 now_window, uint32 *windows);
+
+// Moves every run of s back to `to`'s where `to` holds less (the released
+// slots), counters and marks; the caller holds the lock.
+void lower_runs(SharedCounters *s, const ReservedState &to);
+
+}  // namespace locality_pg
