@@ -82,6 +82,41 @@ INSERT INTO events (what) VALUES ('a'), ('b');
 SELECT count(*) AS rows, bool_and(hot_guid_shard_key(id) = 42) AS key_42 FROM events;
 DROP TABLE tenant_orders, events;
 
+-- Time ranges as key ranges: hot_guid_lower(ts) is ts rounded up to its
+-- second, big-endian in the first four bytes, the rest zero.
+SELECT hot_guid_lower('2022-02-06 00:00:00+00') AS whole_second,
+       hot_guid_lower('2022-02-06 00:00:00.000001+00') AS rounded_up,
+       hot_guid_lower('2022-02-05 23:59:59.999999+00') AS just_before,
+       hot_guid_lower('1970-01-01 00:00:00+00') AS epoch,
+       hot_guid_lower('1960-01-01 00:00:00+00') AS before_epoch,
+       hot_guid_lower('-infinity') AS minus_infinity,
+       hot_guid_lower('2106-02-07 06:28:15+00') AS last_second;
+SELECT hot_guid_lower('2106-02-07 06:28:15.000001+00');
+SELECT hot_guid_lower('infinity');
+-- Exactly the ids of [a, b), whatever their shard key, counter and machine:
+-- 30,000 ids over 3,000 seconds with fractional bounds.
+CREATE TABLE hot_range (id uuid PRIMARY KEY);
+INSERT INTO hot_range
+SELECT hot_guid((g * 2654435761) % 4294967296, '2024-01-01 00:00:00+00'::timestamptz + (g % 3000) * interval '1 s')
+FROM generate_series(1, 30000) g;
+SELECT count(*) AS by_key,
+       (SELECT count(*) FROM hot_range
+        WHERE hot_guid_timestamp(id) >= '2024-01-01 00:10:00.5+00'
+          AND hot_guid_timestamp(id) < '2024-01-01 00:20:00.5+00') AS by_time
+FROM hot_range
+WHERE id >= hot_guid_lower('2024-01-01 00:10:00.5+00') AND id < hot_guid_lower('2024-01-01 00:20:00.5+00');
+-- A range scan of the primary key (an index or a bitmap scan, as the planner
+-- likes, whose index condition is the range of the two constant bounds).
+ANALYZE hot_range;
+CREATE FUNCTION plan_of(query text) RETURNS SETOF text LANGUAGE plpgsql AS
+$$ BEGIN RETURN QUERY EXECUTE 'EXPLAIN (COSTS OFF) ' || query; END $$;
+SELECT count(*) FILTER (WHERE line ~ 'Index (Only )?Scan|Bitmap Index Scan') AS index_scans,
+       count(*) FILTER (WHERE line LIKE '%Index Cond: ((id >= ''659202d8-0000-0000-0000-000000000000''::uuid) AND (id < ''65920314-0000-0000-0000-000000000000''::uuid))') AS key_range
+FROM plan_of($$SELECT * FROM hot_range WHERE id >= hot_guid_lower('2024-01-01 00:10:00+00')
+                                        AND id < hot_guid_lower('2024-01-01 00:11:00+00')$$) AS p(line);
+DROP FUNCTION plan_of(text);
+DROP TABLE hot_range;
+
 -- The functions, their volatility and comments.
 SELECT p.oid::regprocedure AS function, p.provolatile AS volatility, p.proparallel AS parallel,
        p.proisstrict AS strict, obj_description(p.oid, 'pg_proc') AS comment

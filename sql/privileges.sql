@@ -2,7 +2,7 @@
 CREATE ROLE regress_locality_app NOLOGIN;
 SET ROLE regress_locality_app;
 
--- Every function is callable by an ordinary role.
+-- Every function but the release of future runs is callable by an ordinary role.
 SELECT locality_uuid_version(locality_uuid()) AS a, locality_uuid_version(locality_uuid(true)) AS b,
        locality_uuid_version(locality_uuid(now())) AS c, locality_uuid_version(locality_uuid(now(), false)) AS d,
        locality_uuid_version(locality_uuid_at(now())) AS e, locality_uuid_version(locality_uuid_at(now(), true)) AS f,
@@ -24,6 +24,10 @@ SELECT form_uuid_v1('2020-01-01+00', 1, '44:88:99:36:57:32') AS v1,
        uuid_v1_timestamp('6b54058a-a413-11e6-b501-a0999b048337') AT TIME ZONE 'UTC' AS v1_time,
        uuid_v1_clock_seq('6b54058a-a413-11e6-b501-a0999b048337') AS v1_clock_seq,
        uuid_v1_node('6b54058a-a413-11e6-b501-a0999b048337') AS v1_node;
+
+-- Releasing runs affects every id of the server: superusers only, or roles
+-- granted EXECUTE.
+SELECT * FROM locality_uuid_release_future_windows();
 
 -- The node id belongs to the server's configuration, not to a role.
 SET locality_uuid.node_id = 42;
@@ -52,6 +56,8 @@ FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::re
 WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'locality_uuid')
   AND p.pronamespace = 'app'::regnamespace;
 SELECT app.locality_uuid_version(app.locality_uuid()) AS installed_by_app;
+-- Owning the (trusted) extension gives no right to release runs.
+SELECT * FROM app.locality_uuid_release_future_windows();
 SELECT extname, extowner::regrole AS owner FROM pg_extension WHERE extname = 'locality_uuid';
 DROP EXTENSION locality_uuid;
 DROP SCHEMA app CASCADE;

@@ -62,6 +62,17 @@ inline HotGuidFields decode_hot_guid(const Uuid16 &u) noexcept {
     return f;
 }
 
+// The smallest uuid a Hot Guid of second `seconds` can be: every Hot Guid
+// of an earlier second sorts below it (uuids compare byte by byte, and the
+// second comes first, big-endian), every one of that second or later at or
+// above it. So `id >= bound(a) AND id < bound(b)` selects the Hot Guids of
+// seconds a to b - 1 as a range of the primary key.
+inline Uuid16 hot_guid_lower_bound(std::uint32_t seconds) noexcept {
+    Uuid16 u{};
+    put_be(u, 0, 4, seconds);
+    return u;
+}
+
 // The machine bytes .NET derives from Environment.MachineName: the first
 // three bytes of the MD5 of its UTF-8 text. On Linux .NET's MachineName is
 // the host name up to its first '.', so callers pass that. False only if

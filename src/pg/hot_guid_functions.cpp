@@ -47,6 +47,27 @@ LOCALITY_SQL_FUNCTION(hot_guid_generate_at) {
     return locality_pg::uuid_datum(locality_pg::make_hot_guid(true, seconds, key));
 }
 
+// hot_guid_lower(ts timestamptz): the smallest id of the Hot Guids made at
+// ts or later (their whole second is ts rounded up), for range scans of a
+// Hot Guid key: id >= hot_guid_lower(a) AND id < hot_guid_lower(b) holds
+// exactly for the ids whose time lies in [a, b).
+LOCALITY_SQL_FUNCTION(hot_guid_lower) {
+    const TimestampTz ts = PG_GETARG_TIMESTAMPTZ(0);
+    if (TIMESTAMP_IS_NOBEGIN(ts)) return locality_pg::uuid_datum(locality::hot_guid_lower_bound(0));
+    // Whole seconds, rounded up (a Hot Guid of second s was made at s or
+    // later), on the Unix epoch; no overflow for any finite timestamp.
+    const int64 seconds = TIMESTAMP_NOT_FINITE(ts)
+                              ? locality::kHotMaxSeconds + 1
+                              : -locality::floor_div(-ts, USECS_PER_SEC) + locality_pg::kUnixToPgEpochMicros / USECS_PER_SEC;
+    if (seconds > locality::kHotMaxSeconds)
+        ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+                        errmsg("timestamp %s is out of range for a Hot Guid bound", timestamptz_to_str(ts)),
+                        errdetail("Every Hot Guid is earlier than 2106-02-07 06:28:16 UTC; no uuid lies above "
+                                  "them all."),
+                        errhint("Leave out the upper bound to take every later Hot Guid.")));
+    return locality_pg::uuid_datum(locality::hot_guid_lower_bound(static_cast<uint32>(Max(seconds, int64{0}))));
+}
+
 LOCALITY_SQL_FUNCTION(hot_guid_shard_key) { PG_RETURN_INT64(hot_arg(fcinfo).shard_key); }
 
 LOCALITY_SQL_FUNCTION(hot_guid_timestamp) {

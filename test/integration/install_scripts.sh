@@ -5,8 +5,9 @@
 # pg_temp last while it runs an extension script, and the scripts run
 # nothing that could resolve to that role's objects. This checks the
 # second half, which is ours: every statement is CREATE FUNCTION ...
-# LANGUAGE C or COMMENT ON FUNCTION (nothing is called, no SQL body runs),
-# and every type is written pg_catalog.<type>.
+# LANGUAGE C, COMMENT ON FUNCTION, ALTER FUNCTION ... <volatility> or
+# REVOKE ALL ON FUNCTION ... FROM PUBLIC (nothing is called, no SQL body
+# runs), and every type is written pg_catalog.<type>.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 
@@ -14,13 +15,16 @@ python3 - "$ROOT"/locality_uuid--*.sql <<'EOF'
 import re, sys
 
 TYPE = r"pg_catalog\.[a-z0-9_]+"
-ARG = rf"(?:[a-z_][a-z0-9_]* )?{TYPE}(?: DEFAULT (?:true|false|NULL|-?[0-9]+))?"
+ARG = rf"(?:OUT )?(?:[a-z_][a-z0-9_]* )?{TYPE}(?: DEFAULT (?:true|false|NULL|-?[0-9]+))?"
+SIGNATURE = rf"[a-z_][a-z0-9_]*\((?:{TYPE}(?:, {TYPE})*)?\)"
 CREATE = re.compile(
-    rf"CREATE FUNCTION [a-z_][a-z0-9_]*\((?:{ARG}(?:, {ARG})*)?\) RETURNS {TYPE} "
+    rf"CREATE FUNCTION [a-z_][a-z0-9_]*\( ?(?:{ARG}(?:, {ARG})*)?\) RETURNS (?:SETOF )?{TYPE} "
     r"AS 'MODULE_PATHNAME', '[a-z_0-9]+' LANGUAGE C (?:IMMUTABLE|STABLE|VOLATILE)"
     r"(?: STRICT)? PARALLEL (?:SAFE|RESTRICTED|UNSAFE)$")
-COMMENT = re.compile(
-    rf"COMMENT ON FUNCTION [a-z_][a-z0-9_]*\((?:{TYPE}(?:, {TYPE})*)?\) IS '(?:[^']|'')*'$")
+COMMENT = re.compile(rf"COMMENT ON FUNCTION {SIGNATURE} IS '(?:[^']|'')*'$")
+# Volatility corrected in an update script; EXECUTE taken from PUBLIC.
+ALTER = re.compile(rf"ALTER FUNCTION {SIGNATURE} (?:IMMUTABLE|STABLE|VOLATILE)$")
+REVOKE = re.compile(rf"REVOKE ALL ON FUNCTION {SIGNATURE} FROM PUBLIC$")
 
 bad = 0
 for path in sys.argv[1:]:
@@ -39,19 +43,24 @@ for path in sys.argv[1:]:
         else:
             current += ch
     statements = [" ".join(s.split()) for s in statements + [current] if s.strip()]
-    kinds = {"create": 0, "comment": 0}
+    kinds = {"create": 0, "comment": 0, "alter": 0, "revoke": 0}
     for s in statements:
         if CREATE.match(s):
             kinds["create"] += 1
         elif COMMENT.match(s):
             kinds["comment"] += 1
+        elif ALTER.match(s):
+            kinds["alter"] += 1
+        elif REVOKE.match(s):
+            kinds["revoke"] += 1
         else:
             print(f"{path}: not a plain C function or comment: {s[:160]}")
             bad += 1
     if kinds["create"] != kinds["comment"]:
         print(f"{path}: {kinds['create']} functions but {kinds['comment']} comments")
         bad += 1
-    print(f"{path.rsplit('/', 1)[-1]}: {kinds['create']} C functions, {kinds['comment']} comments")
+    print(f"{path.rsplit('/', 1)[-1]}: {kinds['create']} C functions, {kinds['comment']} comments, "
+          f"{kinds['alter']} volatility changes, {kinds['revoke']} revokes")
 sys.exit(1 if bad else 0)
 EOF
-echo "every install and update script only creates C functions with pg_catalog types, and comments them"
+echo "every install and update script only creates, alters, revokes and comments C functions with pg_catalog types"

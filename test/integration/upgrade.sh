@@ -3,7 +3,7 @@
 # database that installed A and ran ALTER EXTENSION ... UPDATE TO 'B' must
 # have exactly the catalog of a fresh install of B: functions (arguments
 # with names and defaults, result, volatility, parallel safety,
-# strictness, security, C symbol, comment), the extension's own comment and
+# strictness, security, C symbol, comment, privileges), the extension's own comment and
 # version, and the settings the library defines; a table using the
 # extension must keep working across the update. Every version must be
 # reachable from 1.0, at least one update script must exist and be checked,
@@ -16,15 +16,16 @@ run() {
   q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
   surface="SELECT p.proname::text, pg_get_function_arguments(p.oid), pg_get_function_result(p.oid),
                   p.provolatile::text, p.proparallel::text, p.proisstrict::text, p.prosecdef::text,
-                  p.prosrc, p.probin, obj_description(p.oid, 'pg_proc')
+                  p.prosrc, p.probin, obj_description(p.oid, 'pg_proc'),
+                  coalesce(p.proacl::text, 'default privileges')
            FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
            WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'locality_uuid')
            UNION ALL
            SELECT 'extension', extversion, obj_description(oid, 'pg_extension'), NULL, NULL, NULL,
-                  NULL, NULL, NULL, NULL
+                  NULL, NULL, NULL, NULL, NULL
            FROM pg_extension WHERE extname = 'locality_uuid'
            UNION ALL
-           SELECT 'setting', name, setting, context, vartype, min_val, max_val, boot_val, NULL, short_desc
+           SELECT 'setting', name, setting, context, vartype, min_val, max_val, boot_val, NULL, short_desc, NULL
            FROM pg_settings WHERE name LIKE 'locality_uuid.%'
            ORDER BY 1, 2"
   # The settings appear once the library is loaded in the session.
