@@ -34,4 +34,13 @@ DetectedNode detect_node() noexcept {
     return result;
 }
 
+MacKind classify_mac(const std::uint8_t mac[6]) noexcept {
+    bool nonzero = false;
+    for (int i = 0; i < 6; ++i) nonzero = nonzero || mac[i] != 0;
+    if (!nonzero) return MacKind::zero;
+    if (mac[0] & 0x01) return MacKind::multicast;
+    if (mac[0] & 0x02) return MacKind::locally_administered;
+    return MacKind::universal;
+}
+
 }  // namespace locality

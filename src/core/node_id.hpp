@@ -15,4 +15,13 @@ struct DetectedNode {
 
 DetectedNode detect_node() noexcept;
 
+// What a MAC address says of its uniqueness (IEEE 802: bit 0x01 of the
+// first octet is multicast, bit 0x02 locally administered). Only a
+// universally administered address is assigned to one interface in the
+// world; containers and cloud VMs often get the same locally administered
+// one on many hosts.
+enum class MacKind : std::uint8_t { universal, locally_administered, multicast, zero };
+
+MacKind classify_mac(const std::uint8_t mac[6]) noexcept;
+
 }  // namespace locality

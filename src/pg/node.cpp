@@ -29,10 +29,38 @@ const locality::DetectedNode &detect_once() {
 }  // namespace
 
 void detect_node_for_server() {
-    if (!detect_once().found && setting_node_id == kNodeIdDetect)
-        ereport(LOG, (errmsg("locality_uuid: no active non-loopback MAC address found; Locality UUIDs "
-                             "carry node value 0"),
-                      errhint("Set locality_uuid.node_id to give this server its own node value.")));
+    if (setting_node_id != kNodeIdDetect) {
+        ereport(LOG, (errmsg("locality_uuid: node value %d, from locality_uuid.node_id", setting_node_id)));
+        return;
+    }
+    const locality::DetectedNode &d = detect_once();
+    const char *hint = "Set locality_uuid.node_id in a configuration file of this host outside the data "
+                       "directory (README, \"Node identity\").";
+    if (!d.found) {
+        ereport(WARNING, (errmsg("locality_uuid: node value 0: no MAC address found and "
+                                 "locality_uuid.node_id is not set"),
+                          errdetail("Servers with the same node value make ids that differ only in pid, "
+                                    "counter and millisecond."),
+                          errhint("%s", hint)));
+        return;
+    }
+    char mac[18];
+    snprintf(mac, sizeof mac, "%02x:%02x:%02x:%02x:%02x:%02x", d.mac[0], d.mac[1], d.mac[2], d.mac[3], d.mac[4],
+             d.mac[5]);
+    const uint32 node = locality::node_from_mac(d.mac);
+    const locality::MacKind kind = locality::classify_mac(d.mac);
+    if (kind == locality::MacKind::universal) {
+        ereport(LOG, (errmsg("locality_uuid: node value %u, from MAC address %s of interface \"%s\"", node, mac,
+                             d.interface_name)));
+        return;
+    }
+    ereport(WARNING,
+            (errmsg("locality_uuid: node value %u comes from %s MAC address %s of interface \"%s\"", node,
+                    kind == locality::MacKind::multicast ? "multicast" : "locally administered", mac,
+                    d.interface_name),
+             errdetail("Containers and cloud VMs often share such addresses; servers with the same node value "
+                       "make sequential ids that differ only in pid and millisecond."),
+             errhint("%s", hint)));
 }
 
 uint32 current_node() {

@@ -7,7 +7,9 @@
 namespace locality_pg {
 
 // Detects the MAC now, in the postmaster when preloaded (backends inherit
-// it), and LOGs when there is none and no node_id is set.
+// it), and logs the node value and its source at every server start: a
+// WARNING when it comes from a MAC that may not be this host's alone
+// (locally administered or multicast) or from none at all.
 void detect_node_for_server();
 
 uint32 current_node();

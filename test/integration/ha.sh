@@ -56,10 +56,7 @@ q() {  # q NODE PSQL-ARGS...
 }
 conninfo() { echo "host=$WORK port=${PORT[$1]} user=postgres dbname=postgres"; }
 cleanup() {
-  local d
-  for d in "$WORK"/*/; do
-    [ -f "$d/postmaster.pid" ] && as_postgres "$BIN/pg_ctl" -D "$d" -m immediate stop >/dev/null 2>&1
-  done
+  stop_servers_under "$WORK"
   rm -rf "$WORK"
 }
 trap cleanup EXIT

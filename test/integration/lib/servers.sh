@@ -30,3 +30,13 @@ init_server() {
   } >>"$1/postgresql.conf"
   echo "$port"
 }
+
+# stop_servers_under DIR: stops at once every server whose data directory
+# is a folder of DIR (for a suite's EXIT trap).
+stop_servers_under() {
+  local d
+  for d in "$1"/*/; do
+    [ -f "$d/postmaster.pid" ] && as_postgres "$BIN/pg_ctl" -D "$d" -m immediate stop >/dev/null 2>&1
+  done
+  return 0
+}
