@@ -6,6 +6,18 @@
 #include "state_file.hpp"
 
 namespace locality_pg {
+namespace {
+
+// A time the caller passed (as Unix milliseconds), as PostgreSQL prints a
+// timestamptz in this session.
+const char *time_text(int64 millis) {
+    int64 micros;
+    if (pg_mul_s64_overflow(millis - kUnixToPgEpochMicros / 1000, 1000, &micros)) return "(beyond any timestamp)";
+    return timestamptz_to_str(micros);
+}
+
+}  // namespace
+
 
 void report_in_recovery() {
     ereport(ERROR, (errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
@@ -44,23 +56,24 @@ void report_failure(locality::GenStatus status, int64 millis) {
     switch (status) {
         case locality::GenStatus::time_out_of_range:
             ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-                            errmsg("timestamp out of range for a Locality UUID"),
-                            errdetail("The id holds milliseconds since 1970-01-01 00:00:00 UTC in 48 "
-                                      "bits; got " INT64_FORMAT ".",
-                                      millis)));
+                            errmsg("timestamp %s is out of range for a Locality UUID", time_text(millis)),
+                            errdetail("A Locality UUID holds times from 1970-01-01 00:00:00 UTC to "
+                                      "10889-08-02 05:31:50.655 UTC.")));
             break;
         case locality::GenStatus::window_too_old:
             ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                             errmsg("the clock is 64 or more sequential windows behind the newest run"),
-                            errdetail("A sequential id for " INT64_FORMAT " ms would restart a run "
-                                      "that is no longer known, and could repeat ids.",
-                                      millis),
+                            errdetail("A sequential id for %s would restart a run that is no longer "
+                                      "known, and could repeat ids.",
+                                      time_text(millis)),
                             errhint("Sequential ids resume when the clock catches up (10 hours 40 "
-                                    "minutes from the newest run); variable-mode ids still work.")));
+                                    "minutes from the newest run); variable-mode ids still work. If "
+                                    "the newest run was made while the clock was wrongly ahead, "
+                                    "locality_uuid_release_future_windows() releases it.")));
             break;
         case locality::GenStatus::window_full:
             ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-                            errmsg("2147483648 sequential ids in one 10-minute window"),
+                            errmsg("cannot make more than 2147483648 sequential ids in one 10-minute window"),
                             errhint("The next window starts a new run.")));
             break;
         case locality::GenStatus::not_reserved:
@@ -76,14 +89,13 @@ void report_hot_failure(locality::HotStatus status, int64 seconds, bool shared) 
     switch (status) {
         case locality::HotStatus::time_out_of_range:
             ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-                            errmsg("timestamp out of range for a Hot Guid"),
+                            errmsg("timestamp %s is out of range for a Hot Guid", time_text(seconds * 1000)),
                             errdetail("A Hot Guid holds whole seconds from 1970-01-01 00:00:00 UTC to "
-                                      "2106-02-07 06:28:15 UTC; got " INT64_FORMAT ".",
-                                      seconds)));
+                                      "2106-02-07 06:28:15 UTC.")));
             break;
         case locality::HotStatus::second_full:
             ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-                            errmsg("more than %u Hot Guids in one second",
+                            errmsg("cannot make more than %u Hot Guids in one second",
                                    static_cast<unsigned>(locality::kHotIdsPerSecond)),
                             errdetail("The 24-bit counter of this %s's generator has no value left for "
                                       "this second, also after waiting for the next; ids are never "

@@ -20,13 +20,13 @@ void mac_bytes(const macaddr *m, std::uint8_t out[6]) {
         case locality::V1Status::clock_seq_out_of_range:
             ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
                             errmsg("clock_seq " INT64_FORMAT " is out of range for a version 1 UUID", value),
-                            errhint("clock_seq must be between 0 and 16383 (14 bits).")));
+                            errdetail("A version 1 UUID holds a 14-bit clock sequence, 0 to 16383.")));
             break;
         case locality::V1Status::ordinal_out_of_range:
             ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
                             errmsg("ordinal " INT64_FORMAT " is out of range for a version 1 UUID", value),
-                            errhint("One microsecond and node hold ordinals 0 to 163839 "
-                                    "(16384 clock sequences times 10 ticks).")));
+                            errdetail("One microsecond and node hold ordinals 0 to 163839 "
+                                      "(16384 clock sequences times 10 ticks).")));
             break;
         case locality::V1Status::before_gregorian:
             ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
