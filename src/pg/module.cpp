@@ -7,6 +7,8 @@
 #include "settings.hpp"
 
 extern "C" {
+#include "commands/extension.h"
+
 #if PG_VERSION_NUM >= 180000
 // Name and version for pg_get_loaded_modules() (PostgreSQL 18+).
 PG_MODULE_MAGIC_EXT(.name = "locality_uuid", .version = LOCALITY_UUID_VERSION);
@@ -19,7 +21,21 @@ PGDLLEXPORT void _PG_init(void);
 
 void _PG_init(void) {
     locality_pg::define_settings();
-    if (!process_shared_preload_libraries_in_progress) return;
+    if (!process_shared_preload_libraries_in_progress) {
+        // CREATE EXTENSION (or ALTER EXTENSION UPDATE) loads the library
+        // to check its functions: the moment to say what running without
+        // preloading means. A WARNING, as PostgreSQL runs extension scripts
+        // with client_min_messages at warning at least.
+        if (creating_extension)
+            ereport(WARNING,
+                    (errmsg("locality_uuid is not in shared_preload_libraries: each session makes ids "
+                            "with counters of its own"),
+                     errdetail("Ids of two sessions then differ by their pid field and by chance, and no "
+                               "counter survives a restart, a crash or a failover."),
+                     errhint("Add locality_uuid to shared_preload_libraries and restart the server for "
+                             "server-wide counters that are reserved on disk and in WAL.")));
+        return;
+    }
     locality_pg::detect_node_for_server();
     // Registered whatever locality_uuid.shared_counter says: this server may
     // have to replay records of one where it was on.

@@ -37,12 +37,15 @@ void define_settings() {
     // postgresql.conf is not reported as an unknown setting by every session
     // that loads the library late. It only has an effect when preloaded;
     // PostgreSQL allows a postmaster-level variable only then, so a library
-    // loaded late defines it as reloadable, which changes nothing either.
+    // loaded late defines it as reloadable, which changes nothing either,
+    // and with the default off: what pg_settings shows then agrees with
+    // locality_uuid_counter_scope() ('backend').
     DefineCustomBoolVariable(
         "locality_uuid.shared_counter",
         "Keeps one counter per server in shared memory (needs shared_preload_libraries).",
-        "Off: each backend keeps its own randomly seeded counter, as without preloading.",
-        &setting_shared_counter, true,
+        "Off: each backend keeps its own randomly seeded counter. Without preloading the "
+        "default is off, and on changes nothing.",
+        &setting_shared_counter, process_shared_preload_libraries_in_progress,
         process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP, 0, nullptr,
         nullptr, nullptr);
 

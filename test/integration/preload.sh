@@ -8,7 +8,9 @@ fail() { echo "FAIL: $*"; exit 1; }
 q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 
 check_shared() {
-  q -c "CREATE EXTENSION locality_uuid"
+  out=$(q -c "CREATE EXTENSION locality_uuid" 2>&1)
+  [ -z "$out" ] || fail "CREATE EXTENSION with the library preloaded says: $out"
+  [ "$(q -c 'SHOW locality_uuid.shared_counter')" = on ] || fail "shared_counter is not on when preloaded"
   [ "$(q -c 'SELECT locality_uuid_counter_scope()')" = server ] || fail "scope is not server"
   echo "preloaded: counter scope is 'server'"
 
@@ -108,8 +110,29 @@ check_not_preloaded() {
   echo "not preloaded: an ordinary role's ALTER DATABASE SET is refused until its session loaded the library"
 }
 
-export -f check_shared check_per_backend_after_fork check_not_preloaded fail q
+# Not preloaded, nothing configured: what a DBA sees agrees with what runs.
+# CREATE EXTENSION says it with a WARNING; shared_counter reads off, as the
+# counter scope is 'backend'; the settings exist once the session loaded
+# the library (before that, SHOW is 42704).
+check_words_without_preloading() {
+  out=$(psql -X -q -v VERBOSITY=verbose -c "SHOW locality_uuid.sequential" 2>&1 || true)
+  grep -q 'ERROR:  42704: unrecognized configuration parameter "locality_uuid.sequential"' <<<"$out" ||
+    fail "SHOW before the library is loaded: $out"
+  out=$(q -c "CREATE EXTENSION locality_uuid" 2>&1)
+  grep -q "WARNING:  locality_uuid is not in shared_preload_libraries: each session makes ids with counters of its own" <<<"$out" &&
+    grep -q "HINT:  Add locality_uuid to shared_preload_libraries and restart the server" <<<"$out" ||
+    fail "CREATE EXTENSION without preloading: $out"
+  echo "not preloaded: CREATE EXTENSION says so ($(head -n 1 <<<"$out"))"
+  read -r scope shared < <(q -F ' ' -c "SELECT locality_uuid_counter_scope(), current_setting('locality_uuid.shared_counter')")
+  [ "$scope $shared" = "backend off" ] || fail "not preloaded: scope $scope, shared_counter $shared"
+  [ "$(q -c "LOAD 'locality_uuid'" -c "SELECT setting FROM pg_settings WHERE name = 'locality_uuid.shared_counter'")" = off ] ||
+    fail "pg_settings shows shared_counter on without preloading"
+  echo "not preloaded: counter scope 'backend' and shared_counter 'off' agree"
+}
+
+export -f check_shared check_per_backend_after_fork check_not_preloaded check_words_without_preloading fail q
 with_cluster -o shared_preload_libraries=locality_uuid -o locality_uuid.node_id=268435455 -- bash -c check_shared
 with_cluster -o shared_preload_libraries=locality_uuid -o locality_uuid.shared_counter=off -- bash -c check_per_backend_after_fork
 with_cluster -o locality_uuid.shared_counter=off -- bash -c check_not_preloaded
+with_cluster -- bash -c check_words_without_preloading
 echo "preload checks passed"
