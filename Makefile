@@ -82,12 +82,15 @@ override BITCODE_CXXFLAGS += $(LOCALITY_CXXFLAGS)
 CLI_SOURCES = $(SOURCE_DIR)/src/cli/main.cpp $(sort $(wildcard $(SOURCE_DIR)/src/core/*.cpp))
 PREFIX ?= /usr/local
 CLI_BINDIR = $(if $(filter command line,$(origin bindir)),$(bindir),$(PREFIX)/bin)
+# Its manual page goes to PREFIX/share/man/man1, or mandir/man1 when mandir
+# is given on the command line.
+CLI_MANDIR = $(if $(filter command line,$(origin mandir)),$(mandir),$(PREFIX)/share/man)/man1
 
 all: $(CLI)
 
-$(CLI): $(CLI_SOURCES) $(wildcard $(SOURCE_DIR)/src/core/*.hpp)
-	$(CXX) -std=c++17 -Wall -Wextra $(WERROR) $(CPPFLAGS) -I$(SOURCE_DIR)/src/core $(CXXFLAGS) \
-	  -o $@ $(CLI_SOURCES) $(LDFLAGS) -lcrypto
+$(CLI): $(CLI_SOURCES) $(wildcard $(SOURCE_DIR)/src/core/*.hpp) $(SOURCE_DIR)/locality_uuid.control
+	$(CXX) -std=c++17 -Wall -Wextra $(WERROR) $(CPPFLAGS) -I$(SOURCE_DIR)/src/core \
+	  -DLOCALITY_UUID_VERSION='"$(EXTVERSION)"' $(CXXFLAGS) -o $@ $(CLI_SOURCES) $(LDFLAGS) -lcrypto
 
 # INSTALL_CLI=no (Debian's rules) leaves the CLI out of make install.
 INSTALL_CLI ?= yes
@@ -97,10 +100,11 @@ uninstall: uninstall-cli
 endif
 
 install-cli: $(CLI)
-	install -d '$(DESTDIR)$(CLI_BINDIR)'
+	install -d '$(DESTDIR)$(CLI_BINDIR)' '$(DESTDIR)$(CLI_MANDIR)'
 	install -m 755 $(CLI) '$(DESTDIR)$(CLI_BINDIR)/$(CLI)'
+	install -m 644 $(SOURCE_DIR)/doc/$(CLI).1 '$(DESTDIR)$(CLI_MANDIR)/$(CLI).1'
 
 uninstall-cli:
-	rm -f '$(DESTDIR)$(CLI_BINDIR)/$(CLI)'
+	rm -f '$(DESTDIR)$(CLI_BINDIR)/$(CLI)' '$(DESTDIR)$(CLI_MANDIR)/$(CLI).1'
 
 .PHONY: install-cli uninstall-cli

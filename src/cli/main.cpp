@@ -6,6 +6,7 @@
 //   locality-uuid v1-time ID...
 //   locality-uuid hot --shard-key N [-n N] [--time ISO8601] [--machine-name NAME]
 //   locality-uuid hot-decode ID...
+//   locality-uuid --version | --help
 //
 // Exit status: 0 success, 1 bad data (malformed or foreign id, out-of-range
 // value), 2 bad usage.
@@ -30,6 +31,11 @@
 #include "text_format.hpp"
 #include "uuid_v1.hpp"
 #include "wall_clock.hpp"
+
+// The build passes the extension's version (locality_uuid.control).
+#ifndef LOCALITY_UUID_VERSION
+#error "LOCALITY_UUID_VERSION must be defined by the build"
+#endif
 
 namespace {
 
@@ -58,8 +64,10 @@ const char kHelp[] =
     "      The machine name defaults to the host name up to its first '.' (as .NET's).\n"
     "  locality-uuid hot-decode ID...\n"
     "      Print shard key, time, counter, process id and machine bytes of each Hot Guid.\n"
+    "  locality-uuid --version\n"
+    "      Print the version (the extension's it was built with).\n"
     "  locality-uuid --help\n"
-    "Exit status: 0 ok, 1 bad data, 2 bad usage.\n";
+    "Exit status: 0 ok, 1 bad data, 2 bad usage. Manual: man locality-uuid.\n";
 
 int usage_error(const std::string &message) {
     std::fprintf(stderr, "locality-uuid: %s\nTry 'locality-uuid --help'.\n", message.c_str());
@@ -345,6 +353,10 @@ int main(int argc, char **argv) {
     const std::string command = argc > 1 ? argv[1] : "";
     if (command == "--help" || command == "-h") {
         std::fputs(kHelp, stdout);
+        return 0;
+    }
+    if (command == "--version" || command == "-V") {
+        std::printf("locality-uuid %s\n", LOCALITY_UUID_VERSION);
         return 0;
     }
     if (command == "decode") return decode(argc, argv);

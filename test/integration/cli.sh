@@ -18,6 +18,20 @@ expect() {
   fi
 }
 
+# --version names the extension version it was built with; the manual page
+# documents every command --help lists, and make install put it where man
+# finds it.
+version=$(sed -n "s/^default_version *= *'\(.*\)'/\1/p" "$ROOT/locality_uuid.control")
+[ "$("$CLI" --version)" = "locality-uuid $version" ] || fail "--version: $("$CLI" --version)"
+commands=$("$CLI" --help | sed -n 's/^  locality-uuid \([a-z][a-z0-9-]*\).*/\1/p' | sort -u)
+[ "$(wc -w <<<"$commands")" = 5 ] || fail "--help lists commands: $commands"
+for command in $commands; do
+  grep -qx "\.B locality-uuid $command" "$ROOT/doc/locality-uuid.1" || fail "manual page's synopsis lacks $command"
+done
+grep -q '^\.B \\-\\-version$' "$ROOT/doc/locality-uuid.1" || fail "manual page lacks --version"
+manpage="$(dirname "$(dirname "$(command -v "$CLI")")")/share/man/man1/locality-uuid.1"
+cmp -s "$manpage" "$ROOT/doc/locality-uuid.1" || fail "manual page not installed at $manpage"
+
 # The reference example, exactly as the original library prints it.
 want='20be0ffc-314a-bd53-7a50-013a65ca76d2
 counter     : 3,488,672,514

@@ -3,7 +3,7 @@
 # pg_buildext): dpkg-buildpackage -us -uc -b on a copy of this tree gives
 # postgresql-N-locality-uuid for every installed major that debian/pgversions
 # supports, and locality-uuid with the CLI; installed, CREATE EXTENSION works
-# at version 1.1 and the CLI decodes. The packages are removed afterwards
+# at the control file's default version and the CLI decodes. The packages are removed afterwards
 # and the extension built from this tree is installed again, as the other
 # suites expect.
 set -euo pipefail
@@ -11,6 +11,8 @@ set -euo pipefail
 ensure_packages dpkg-dev debhelper postgresql-server-dev-all
 work=$(mktemp -d)
 version=$(dpkg-parsechangelog -l "$ROOT/debian/changelog" -S Version)
+extversion=$(sed -n "s/^default_version *= *'\(.*\)'/\1/p" "$ROOT/locality_uuid.control")
+newest_update=$(cd "$ROOT" && ls locality_uuid--*--"$extversion".sql)
 module_deb="postgresql-$PG_MAJOR-locality-uuid"
 cleanup() {
   dpkg -r "$module_deb" locality-uuid >/dev/null 2>&1 || true
@@ -35,11 +37,12 @@ cli="$work/locality-uuid_${version}_$(dpkg --print-architecture).deb"
 module_files=$(dpkg -c "$module")
 cli_files=$(dpkg -c "$cli")
 grep -q "/usr/lib/postgresql/$PG_MAJOR/lib/locality_uuid.so" <<<"$module_files" || { echo "FAIL: no module"; exit 1; }
-grep -q "/usr/share/postgresql/$PG_MAJOR/extension/locality_uuid--1.0--1.1.sql" <<<"$module_files" ||
+grep -q "/usr/share/postgresql/$PG_MAJOR/extension/$newest_update" <<<"$module_files" ||
   { echo "FAIL: no update script"; exit 1; }
 if grep -q "usr/bin/" <<<"$module_files"; then echo "FAIL: the module package ships a program"; exit 1; fi
 grep -q "./usr/bin/locality-uuid$" <<<"$cli_files" || { echo "FAIL: no CLI in $cli"; exit 1; }
-echo "$(basename "$module"): module, control file and $(grep -c '\.sql$' <<<"$module_files") SQL scripts; $(basename "$cli"): /usr/bin/locality-uuid"
+grep -q "./usr/share/man/man1/locality-uuid.1.gz$" <<<"$cli_files" || { echo "FAIL: no manual page in $cli"; exit 1; }
+echo "$(basename "$module"): module, control file and $(grep -c '\.sql$' <<<"$module_files") SQL scripts; $(basename "$cli"): /usr/bin/locality-uuid and its manual page"
 
 # Nothing from this tree's make install may stand in for the package.
 make -C "$ROOT" -s uninstall >/dev/null
@@ -48,12 +51,13 @@ echo "installed: $(dpkg-query -W -f='${Package} ${Version}, ' "$module_deb" loca
 check() {
   set -euo pipefail
   psql -X -q -v ON_ERROR_STOP=1 -c "CREATE EXTENSION locality_uuid"
-  [ "$(psql -X -At -c "SELECT extversion FROM pg_extension WHERE extname = 'locality_uuid'")" = 1.1 ]
+  [ "$(psql -X -At -c "SELECT extversion FROM pg_extension WHERE extname = 'locality_uuid'")" = "$extversion" ]
   ts=$(PGTZ=UTC psql -X -At -c "SELECT locality_uuid_timestamp(locality_uuid_at('2024-01-01 00:00:00+00'))")
   [ "$ts" = "2024-01-01 00:00:00+00" ] || { echo "FAIL: $ts"; return 1; }
-  echo "CREATE EXTENSION from the package: version 1.1, locality_uuid_at works"
+  echo "CREATE EXTENSION from the package: version $extversion, locality_uuid_at works"
 }
 export -f check
+export extversion
 with_cluster -- bash -c check
 /usr/bin/locality-uuid decode 20be0ffc-314a-bd53-7a50-013a65ca76d2 | grep -q "3,488,672,514" ||
   { echo "FAIL: packaged CLI"; exit 1; }

@@ -16,6 +16,13 @@ read -r dist provides spec <<<"$meta"
 [ "$provides" = "$version.0" ] && [ "$dist" = "$version.0" ] && [ "$spec" = 1.0.0 ] ||
   fail "META.json ($dist, provides $provides, meta-spec $spec) does not match default_version $version"
 echo "META.json: meta-spec 1.0.0, provides locality_uuid $provides = default_version $version"
+# debian/changelog (upstream part of its newest entry) and CHANGELOG.md
+# (its first release heading) name the same version.
+deb=$(sed -n '1s/^[^(]*(\([^-)]*\)-[^)]*).*/\1/p' "$ROOT/debian/changelog")
+changes=$(sed -n 's/^## \([0-9][0-9.]*\)\b.*/\1/p' "$ROOT/CHANGELOG.md" | head -n 1)
+[ "$deb" = "$version" ] || fail "debian/changelog's newest version $deb is not default_version $version"
+[ "$changes" = "$version" ] || fail "CHANGELOG.md's newest release $changes is not default_version $version"
+echo "debian/changelog $deb and CHANGELOG.md $changes = default_version $version"
 
 # A clean copy of the tree, built elsewhere.
 mkdir "$work/src" "$work/build"
@@ -28,6 +35,7 @@ mk -j"$(nproc)" CXXFLAGS="-O1 -g0" LDFLAGS="-Wl,-z,now" >/dev/null
 mk install DESTDIR="$work/root" PREFIX=/usr >/dev/null
 find "$work/root" -type f | sed "s|$work/root||" | sort >"$work/installed"
 grep -qx /usr/bin/locality-uuid "$work/installed" || fail "CLI not in PREFIX/bin"
+grep -qx /usr/share/man/man1/locality-uuid.1 "$work/installed" || fail "manual page not in PREFIX/share/man/man1"
 grep -qx "$("$PG_CONFIG" --pkglibdir)/locality_uuid.so" "$work/installed" || fail "module not installed"
 grep -qx "$("$PG_CONFIG" --sharedir)/extension/locality_uuid--$version.sql" "$work/installed" || fail "install script"
 echo "make install DESTDIR=... PREFIX=/usr: $(wc -l <"$work/installed") files, CLI in /usr/bin"
@@ -37,8 +45,14 @@ left=$(find "$work/root" -type f | wc -l)
 mk install DESTDIR="$work/root" bindir=/opt/tools/bin >/dev/null
 [ -x "$work/root/opt/tools/bin/locality-uuid" ] || fail "bindir= not honoured"
 mk uninstall DESTDIR="$work/root" bindir=/opt/tools/bin >/dev/null
+mk install DESTDIR="$work/root" mandir=/opt/tools/man >/dev/null
+[ -f "$work/root/opt/tools/man/man1/locality-uuid.1" ] || fail "mandir= not honoured"
+mk uninstall DESTDIR="$work/root" mandir=/opt/tools/man >/dev/null
+[ ! -e "$work/root/opt/tools/man/man1/locality-uuid.1" ] || fail "uninstall with mandir="
+mk install DESTDIR="$work/root" bindir=/opt/tools/bin >/dev/null
+mk uninstall DESTDIR="$work/root" bindir=/opt/tools/bin >/dev/null
 [ ! -e "$work/root/opt/tools/bin/locality-uuid" ] || fail "uninstall with bindir="
-echo "make uninstall removes every file it installed; bindir= places the CLI"
+echo "make uninstall removes every file it installed; bindir= places the CLI, mandir= its manual page"
 mk clean
 [ ! -e "$work/build/locality-uuid" ] && [ ! -e "$work/build/locality_uuid.so" ] || fail "make clean left the CLI or module"
 echo "make clean removes the module and the CLI"
