@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every ```sql block of README.md runs, in order, in one session of a fresh
-# database with the extension (a database "app" and a role "loader" exist
+# database of a server that preloads the library with node_id 17 (a
+# database "app" and a role "loader" exist
 # for the settings examples; TimeZone is UTC), and every statement followed
 # by "-- result: ..." comments prints exactly those rows (one comment per
 # row, columns joined by " | ", as psql -A -t -F ' | ' prints them).
@@ -14,7 +15,9 @@ trap 'rm -rf "$work"' EXIT
 python3 - "$ROOT/README.md" "$work" <<'EOF'
 import json, re, sys
 readme, work = sys.argv[1], sys.argv[2]
-blocks = re.findall(r"^```sql\n(.*?)^```", open(readme).read(), flags=re.M | re.S)
+# Blocks may be indented (inside a list item): the indent is taken off.
+blocks = ["".join(line[len(indent):] for line in body.splitlines(keepends=True))
+          for indent, body in re.findall(r"^( *)```sql\n(.*?)^\1```", open(readme).read(), flags=re.M | re.S)]
 statements = []  # [sql text, [expected rows] or None]
 for block in blocks:
     current, dollar = "", False
@@ -47,7 +50,9 @@ run() {
   PGTZ=UTC psql -X -q -A -t -F ' | ' -v ON_ERROR_STOP=1 -d app -f "$1" >"$2"
 }
 export -f run
-with_cluster -- bash -c "run $work/examples.sql $work/output.txt"
+# As the Quick start sets a server up: preloaded, with a node value.
+with_cluster -o shared_preload_libraries=locality_uuid -o locality_uuid.node_id=17 -- \
+  bash -c "run $work/examples.sql $work/output.txt"
 
 python3 - "$work" <<'EOF'
 import json, sys
@@ -58,7 +63,7 @@ for line in open(f"{work}/output.txt").read().splitlines():
     if line.startswith("@@ "):
         current = int(line[3:]); got[current] = []
     elif current is not None and line != "":
-        got[current].append(line)
+        got[current].append(line.strip())  # as the comments hold them (plans are indented)
 bad = 0
 for i, rows in enumerate(expected):
     if rows and got.get(i) != rows:
