@@ -74,6 +74,17 @@ $(OBJECT_DIRS):
 # default dialect is C++14.
 override BITCODE_CXXFLAGS += $(LOCALITY_CXXFLAGS)
 
+# The PGXN distribution: make dist writes locality_uuid-<version>.zip (the
+# version of META.json) of the committed tree, as git archive gives it (no
+# build outputs), under a top directory locality_uuid-<version>/.
+DISTVERSION = $(shell sed -n 's/^   "version": "\(.*\)",$$/\1/p' $(SOURCE_DIR)/META.json)
+DISTNAME = $(EXTENSION)-$(DISTVERSION)
+
+dist:
+	git -C $(SOURCE_DIR) archive --format=zip --prefix=$(DISTNAME)/ -o $(CURDIR)/$(DISTNAME).zip HEAD
+
+.PHONY: dist
+
 # The locality-uuid command-line tool: same core, no PostgreSQL at run time,
 # built by `make`, installed by `make install` into $(DESTDIR)$(CLI_BINDIR)
 # and removed by `make uninstall`. CLI_BINDIR is PREFIX/bin (PREFIX

@@ -22,13 +22,16 @@ host_mirror() {
 }
 
 # mmdebstrap arguments for one major. Packages come from its suite's
-# postgresql-server-dev-N, which pulls in that suite's clang and LLVM.
+# postgresql-server-dev-N, which pulls in that suite's clang and LLVM, and
+# what building and checking the Debian packages takes (build-essential,
+# dpkg-dev, debhelper, pg_buildext from postgresql-server-dev-all, lintian).
 # sid and experimental Release files may carry an expired Valid-Until.
 chroot_recipe() {
   local major=$1 suite=${SUITE_OF_MAJOR[$1]} mirror
   mirror=$(host_mirror)
   local common=(--variant=apt --aptopt='Acquire::Check-Valid-Until "false"'
-                --include=make,g++,libssl-dev,pkg-config,cmake,libgtest-dev,python3,locales,postgresql-common,postgresql-client-common)
+                --include=make,g++,libssl-dev,pkg-config,cmake,libgtest-dev,python3,locales,postgresql-common,postgresql-client-common
+                --include=build-essential,dpkg-dev,debhelper,postgresql-server-dev-all,lintian)
   if [ "$suite" = experimental ]; then
     printf '%s\n' "${common[@]}" \
       "--setup-hook=echo 'deb $mirror experimental main' > \"\$1/etc/apt/sources.list.d/experimental.list\"" \

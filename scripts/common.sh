@@ -51,8 +51,9 @@ export PG_CONFIG
 # in the clang and LLVM its PGXS compiles bitcode with.
 BUILD_PACKAGES=("postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" "postgresql-client-$PG_MAJOR"
                 postgresql-common make g++ libssl-dev pkg-config)
-# Per-major suites (scripts/test.sh --this-major) also build the unit tests.
-MAJOR_TEST_PACKAGES=(cmake libgtest-dev)
+# Per-major suites (scripts/test.sh --this-major) also build the unit tests
+# and the Debian packages.
+MAJOR_TEST_PACKAGES=(cmake libgtest-dev dpkg-dev debhelper postgresql-server-dev-all lintian)
 
 # The clang that this major's PGXS uses (CLANG in its Makefile.global), e.g.
 # /usr/bin/clang-14; empty before postgresql-server-dev-N is installed.
@@ -69,6 +70,19 @@ host_test_packages() {
   clang=$(pgxs_clang)
   version=${clang##*clang-}
   echo cmake libgtest-dev python3 "libclang-rt-$version-dev"
+}
+
+# copy_tree DEST: this source tree into DEST: the files git tracks and the
+# untracked ones it does not ignore; where there is no git (a chroot, whose
+# /src is such a copy already), every file but build outputs.
+copy_tree() {
+  if command -v git >/dev/null && git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+    (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard |
+       tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$1"
+  else
+    tar -C "$ROOT" --exclude='*.o' --exclude='*.bc' --exclude='*.so' --exclude=./build --exclude=./results \
+      --exclude=./locality-uuid -cf - . | tar -xf - -C "$1"
+  fi
 }
 
 # Builds the extension and the CLI with PGXS, warnings as errors, and

@@ -6,8 +6,10 @@
 # every integration script under test/integration. Then each other major
 # (13, 17, 18, 19) in a throw-away chroot of its Debian suite
 # (scripts/chroot.sh): building and installing, unit tests, pg_regress +
-# isolation per backend and preloaded, the upgrade path and the HA cases
-# (test/integration/ha.sh: failover, PITR, pg_rewind, pg_upgrade).
+# isolation per backend and preloaded, the upgrade path, the HA cases
+# (test/integration/ha.sh: failover, PITR, pg_rewind, pg_upgrade) and the
+# Debian packages (test/integration/debian_package.sh: build, lintian,
+# debian/tests as autopkgtest runs them).
 #
 # Prints one line per suite per major and "N passed, N failed". A build
 # that fails ends the run at once, red.
@@ -88,6 +90,7 @@ major_suites() {
   suite regress-preloaded regression -o shared_preload_libraries=locality_uuid
   suite upgrade bash "$ROOT/test/integration/upgrade.sh"
   suite ha timeout --kill-after=30 1200 bash "$ROOT/test/integration/ha.sh"
+  suite debian-package timeout --kill-after=30 900 bash "$ROOT/test/integration/debian_package.sh"
 }
 
 if $this_major_only; then
@@ -117,7 +120,7 @@ trap 'kill $preparer 2>/dev/null' EXIT
 log "PostgreSQL $PG_MAJOR on this machine"
 major_suites
 for t in "$ROOT"/test/integration/*.sh; do
-  case "$(basename "$t")" in upgrade.sh | ha.sh) continue ;; esac  # per major, above
+  case "$(basename "$t")" in upgrade.sh | ha.sh | debian_package.sh) continue ;; esac  # per major, above
   suite "$(basename "$t" .sh)" timeout --kill-after=30 1800 bash "$t"
 done
 

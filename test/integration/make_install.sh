@@ -26,8 +26,7 @@ echo "debian/changelog $deb and CHANGELOG.md $changes = default_version $version
 
 # A clean copy of the tree, built elsewhere.
 mkdir "$work/src" "$work/build"
-(cd "$ROOT" && git ls-files -z --cached --others --exclude-standard |
-   tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$work/src"
+copy_tree "$work/src"
 mk() { make -s -C "$work/build" -f "$work/src/Makefile" VPATH="$work/src" PG_CONFIG="$PG_CONFIG" "$@"; }
 mk -j"$(nproc)" CXXFLAGS="-O1 -g0" LDFLAGS="-Wl,-z,now" >/dev/null
 [ -f "$work/build/locality_uuid.so" ] && [ -x "$work/build/locality-uuid" ] || fail "VPATH build"
