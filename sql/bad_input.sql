@@ -2,7 +2,10 @@
 -- SQLSTATE and message, or the NULL / value it gives; for data errors
 -- (class 22, the ones this extension raises) also the DETAIL and HINT.
 -- Name-resolution errors (class 42) are PostgreSQL's own, whose DETAIL and
--- HINT wording changes between majors.
+-- HINT wording changes between majors. Times in messages print in UTC
+-- (pg_regress's default zone has local mean time offsets before 1883,
+-- which tzdata versions print differently).
+SET TimeZone = 'UTC';
 CREATE FUNCTION pg_temp.outcome(call text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE result text; detail text; hint text;
 BEGIN
