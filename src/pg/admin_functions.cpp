@@ -21,6 +21,11 @@ extern "C" {
 
 namespace {
 
+// A window boundary (Unix milliseconds) as this session prints a timestamptz.
+const char *window_text(int64 unix_ms) {
+    return timestamptz_to_str(unix_ms * 1000 - locality_pg::kUnixToPgEpochMicros);
+}
+
 // The released windows, kept across the calls of the set-returning function.
 struct Released {
     int count;
@@ -53,6 +58,15 @@ Released *release_now() {
                         errhint("Free space in the data directory's file system, or make the file "
                                 "writable, and call the function again.")));
     std::sort(r->windows, r->windows + Max(r->count, 0));
+    // In the server log too: the windows whose ids to re-key, even if the
+    // result set is lost.
+    for (int i = 0; i < r->count; ++i) {
+        const int64 start_ms = static_cast<int64>(locality::window_start_millis(r->windows[i]));
+        ereport(LOG, (errmsg("locality_uuid: released the sequential run of the window from %s to %s",
+                             window_text(start_ms), window_text(start_ms + locality::kWindowMillis)),
+                      errdetail("Ids made in that window carry future times; once real time reaches it, "
+                                "its run starts again.")));
+    }
     return r;
 }
 

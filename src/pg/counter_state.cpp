@@ -22,6 +22,18 @@ namespace {
 
 locality::WindowBaseCache window_bases;
 
+// Runs moved back since this backend last looked (a release,
+// release_runs.hpp): its cached blocks of them are of windows that no
+// longer hold their slots, and are dropped before the next draw.
+uint32 runs_lowered_seen = 0;
+void drop_blocks_of_lowered_runs(SharedCounters *shared, SharedCells &cells) {
+    const uint32 lowered = pg_atomic_read_u32(&shared->runs_released);
+    if (lowered == runs_lowered_seen) return;
+    pg_read_barrier();  // the runs as the release left them
+    for (auto &run : cells.runs) run.drop();
+    runs_lowered_seen = lowered;
+}
+
 // Calls make(locality_cells, hot_guid_cells, reservation) with the active
 // storage: the server's shared memory (whose draws must be reserved), or
 // this backend's own counters. The kinds differ in type, hence a generic
@@ -43,14 +55,7 @@ auto with_active_cells(Make make) {
     // Fixed for the server's life, except when replay adopts the primary's
     // (reservation.cpp).
     cells.variable_start = pg_atomic_read_u32(&shared->variable_start);
-    // Runs released since this backend last looked: its cached blocks of
-    // them are of windows that no longer hold their slots.
-    static uint32 runs_released_seen = 0;
-    const uint32 runs_released = pg_atomic_read_u32(&shared->runs_released);
-    if (runs_released != runs_released_seen) {
-        for (auto &run : cells.runs) run.drop();
-        runs_released_seen = runs_released;
-    }
+    drop_blocks_of_lowered_runs(shared, cells);
     return make(cells, shared_hot_cells(), SharedReservation{shared});
 }
 

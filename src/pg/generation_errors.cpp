@@ -67,13 +67,16 @@ void report_failure(locality::GenStatus status, int64 millis) {
                                       "known, and could repeat ids.",
                                       time_text(millis)),
                             errhint("Sequential ids resume when the clock catches up (10 hours 40 "
-                                    "minutes from the newest run); variable-mode ids still work. If "
-                                    "the newest run was made while the clock was wrongly ahead, "
-                                    "locality_uuid_release_future_windows() releases it.")));
+                                    "minutes from the newest run); variable-mode ids still work. Check "
+                                    "the system clock first: only if it is right now, and the newest "
+                                    "run was made while it was wrongly ahead, "
+                                    "locality_uuid_release_future_windows() releases that run.")));
             break;
         case locality::GenStatus::window_full:
             ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
                             errmsg("cannot make more than 2147483648 sequential ids in one 10-minute window"),
+                            errdetail("The window's run has no place left: it made 2147483648 ids, or "
+                                      "its run was closed when a forward clock glitch was released."),
                             errhint("The next window starts a new run.")));
             break;
         case locality::GenStatus::not_reserved:

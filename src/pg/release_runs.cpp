@@ -13,6 +13,27 @@ extern "C" {
 #include "reservation_wal.hpp"
 
 namespace locality_pg {
+namespace {
+
+// What a released slot holds afterwards: the run of its newest window the
+// clock has reached (now_window or the last one before it in this slot),
+// closed as full. The glitch's run replaced that window's run, whose count
+// is lost with it, so that window may not start its run again: its
+// sequential ids get window_full, and the slot's next window starts afresh.
+uint64 closed_run(uint32 slot, uint32 now_window) {
+    const uint32 back = (now_window % locality::kRunSlots + locality::kRunSlots - slot) % locality::kRunSlots;
+    if (back > now_window) return 0;  // no such window (not a real clock)
+    const uint64 window = static_cast<uint64>(now_window) - back;
+    return ((window + 1) << 32) | locality::kRunIds;
+}
+
+// Backends drop the blocks they cached of the runs that moved back.
+void announce_lowered_runs(SharedCounters *s) {
+    pg_write_barrier();
+    pg_atomic_fetch_add_u32(&s->runs_released, 1);
+}
+
+}  // namespace
 
 void lower_runs(SharedCounters *s, const ReservedState &to) {
     for (uint32 i = 0; i < locality::kRunSlots; ++i) {
@@ -20,9 +41,7 @@ void lower_runs(SharedCounters *s, const ReservedState &to) {
         if (to.runs[i] < pg_atomic_read_u64(&s->run_until[i].value))
             pg_atomic_write_u64(&s->run_until[i].value, to.runs[i]);
     }
-    // Backends drop the blocks they cached of the released runs.
-    pg_write_barrier();
-    pg_atomic_fetch_add_u32(&s->runs_released, 1);
+    announce_lowered_runs(s);
 }
 
 int release_future_runs(SharedCounters *s, uint32 now_window, uint32 *windows) {
@@ -35,13 +54,15 @@ int release_future_runs(SharedCounters *s, uint32 now_window, uint32 *windows) {
 
     ReservedState next = snapshot(s);
     const uint64 first_future = static_cast<uint64>(now_window) + locality::kRunSlots;
+    bool released_slot[locality::kRunSlots] = {};
     int released = 0;
     for (uint32 i = 0; i < locality::kRunSlots; ++i) {
         // window + 1 of the slot's newest run, drawn or reserved
         const uint64 held = Max(next.runs[i], pg_atomic_read_u64(&s->runs[i].value)) >> 32;
         if (held == 0 || held - 1 < first_future) continue;
         windows[released++] = static_cast<uint32>(held - 1);
-        next.runs[i] = 0;
+        released_slot[i] = true;
+        next.runs[i] = closed_run(i, now_window);
     }
     if (released > 0) {
         stamp_cluster(&next);
@@ -53,7 +74,18 @@ int release_future_runs(SharedCounters *s, uint32 now_window, uint32 *windows) {
             return -1;
         }
         log_release(next);
-        lower_runs(s, next);
+        // Only the released slots move, each from the future run seen: the
+        // others keep drawing meanwhile (their counters can be past their
+        // marks, with backends waiting for this lock to raise them).
+        for (uint32 i = 0; i < locality::kRunSlots; ++i) {
+            if (!released_slot[i]) continue;
+            uint64 seen = pg_atomic_read_u64(&s->runs[i].value);
+            while ((seen >> 32) > first_future &&
+                   !pg_atomic_compare_exchange_u64(&s->runs[i].value, &seen, next.runs[i])) {
+            }
+            pg_atomic_write_u64(&s->run_until[i].value, next.runs[i]);
+        }
+        announce_lowered_runs(s);
     }
     LWLockRelease(s->lock);
     ConditionVariableBroadcast(&s->raised);

@@ -12,7 +12,12 @@
 // ahead of the clock. Ids made in such a window carry its future times;
 // once real time reaches it, its run starts again, and an id of the same
 // millisecond, counter and pid may repeat one made during the glitch
-// (README, Guarantees).
+// (README, Guarantees). The real window whose run the glitch replaced in
+// that slot (the newest the clock has reached) lost its count then: the
+// release closes it as full, so it never starts again.
+//
+// Standbys must run a library that knows the release record before the
+// primary writes one (an older one stops replay at it).
 #pragma once
 
 #include "pg_boundary.hpp"
@@ -29,8 +34,9 @@ namespace locality_pg {
 // changed). Waits for the reservation lock interruptibly.
 int release_future_runs(SharedCounters *s, uint32 now_window, uint32 *windows);
 
-// Moves every run of s back to `to`'s where `to` holds less (the released
-// slots), counters and marks; the caller holds the lock.
+// Replay of a release: moves every run of s back to `to`'s where `to`
+// holds less, counters and marks. Only for a server in recovery, where
+// nothing draws; the caller holds the lock.
 void lower_runs(SharedCounters *s, const ReservedState &to);
 
 }  // namespace locality_pg

@@ -29,8 +29,9 @@ struct SharedCounters {
     LWLock *lock;
     ConditionVariable raised;
     pg_atomic_uint32 variable_start;  // set from the file; replay adopts the primary's
-    // Bumped when run slots are released (release_runs.hpp): each backend
-    // then drops the run blocks it cached. Read with variable_start.
+    // Bumped, after a write barrier, when runs move back (a release,
+    // release_runs.hpp): each backend then drops the run blocks it cached
+    // (counter_state.cpp), reading the runs after a read barrier.
     pg_atomic_uint32 runs_released;
     // 1 once the marks are known (the file was read, or there was none).
     // While 0, no draw is taken: the file could not be read at start, and
