@@ -22,6 +22,7 @@ SHARED_BUFFERS=${GROWTH_SHARED_BUFFERS:-64MB}
 KEYS=${GROWTH_KEYS:-bigint seq var hot1 hot16 random v7}
 OUT=${GROWTH_OUT:-$ROOT/bench/results/growth-$PG_MAJOR-$ROWS}
 TX_PER_CLIENT=$(( ROWS / BATCHES / ROWS_PER_TX / CLIENTS ))
+BATCH_ROWS=$(( TX_PER_CLIENT * CLIENTS * ROWS_PER_TX ))
 [ "$TX_PER_CLIENT" -ge 1 ] || { echo "GROWTH_ROWS too small for $BATCHES batches of $CLIENTS x $ROWS_PER_TX rows" >&2; exit 2; }
 mkdir -p "$OUT"
 
@@ -33,7 +34,7 @@ run() {
   major=$(q -c "SELECT current_setting('server_version_num')::int / 10000")
   has_wal_stats=$([ "$major" -ge 14 ] && echo 1 || echo 0)
   machine_line >"$OUT/machine.txt"
-  echo "$CLIENTS clients, batches of $((TX_PER_CLIENT * CLIENTS * ROWS_PER_TX)) rows in transactions of $ROWS_PER_TX," \
+  echo "$CLIENTS clients, batches of $BATCH_ROWS rows in transactions of $ROWS_PER_TX," \
        "shared_buffers $(q -c 'SHOW shared_buffers'), synchronous_commit off, checkpoint_timeout 30s (full-page images after each checkpoint, as in production), max_wal_size 1GB" >>"$OUT/machine.txt"
   echo "key,batch,rows,rows_per_s,wal_bytes_per_row,fpi_per_row,index_mb,index_blks_read" >"$OUT/growth.csv"
   script=$(mktemp)
@@ -62,14 +63,14 @@ run() {
       out=$(timeout 3600 pgbench -n -c "$CLIENTS" -j 2 -t "$TX_PER_CLIENT" -f "$script" 2>&1) ||
         { echo "pgbench failed for $key, batch $b: $out" >&2; return 1; }
       t1=$(date +%s.%N)
-      rows=$(( rows + TX_PER_CLIENT * CLIENTS * ROWS_PER_TX ))
+      rows=$(( rows + BATCH_ROWS ))
       # pg_stat_wal and the index statistics are flushed by the backends as
       # they end; a moment for the stats collector (13, 14) to catch up.
       [ "$major" -ge 15 ] || sleep 0.6
       q -F ',' -c "SELECT '$key', $b, $rows,
-          round($((TX_PER_CLIENT * CLIENTS * ROWS_PER_TX)) / ($t1 - $t0)),
-          round(pg_wal_lsn_diff(pg_current_wal_lsn(), '$lsn0') / $((TX_PER_CLIENT * CLIENTS * ROWS_PER_TX)), 1),
-          $([ "$has_wal_stats" = 1 ] && echo "round(((SELECT wal_fpi FROM pg_stat_wal) - $fpi0)::numeric / $((TX_PER_CLIENT * CLIENTS * ROWS_PER_TX)), 4)" || echo "''"),
+          round($BATCH_ROWS / ($t1 - $t0)),
+          round(pg_wal_lsn_diff(pg_current_wal_lsn(), '$lsn0') / $BATCH_ROWS, 1),
+          $([ "$has_wal_stats" = 1 ] && echo "round(((SELECT wal_fpi FROM pg_stat_wal) - $fpi0)::numeric / $BATCH_ROWS, 4)" || echo "''"),
           round(pg_relation_size('t_pkey') / 1048576.0, 1),
           (SELECT idx_blks_read FROM pg_statio_user_indexes WHERE indexrelname = 't_pkey') - $read0" >>"$OUT/growth.csv"
     done
@@ -80,7 +81,7 @@ run() {
   q -c "SELECT 'shared_buffers ' || current_setting('shared_buffers')" >>"$OUT/machine.txt"
 }
 export -f run machine_line
-export OUT KEYS BATCHES CLIENTS ROWS_PER_TX TX_PER_CLIENT
+export OUT KEYS BATCHES CLIENTS ROWS_PER_TX TX_PER_CLIENT BATCH_ROWS
 # GROWTH_REPORT_ONLY=1: the summary and plots again from GROWTH_OUT's CSV.
 [ "${GROWTH_REPORT_ONLY:-0}" = 1 ] || with_cluster -o shared_preload_libraries=locality_uuid -o "shared_buffers=$SHARED_BUFFERS" \
   -o synchronous_commit=off -o max_wal_size=1GB -o checkpoint_timeout=30s -o jit=off -o autovacuum=off \

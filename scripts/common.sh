@@ -72,6 +72,9 @@ host_test_packages() {
   echo cmake libgtest-dev python3 "libclang-rt-$version-dev"
 }
 
+# The extension's version, as locality_uuid.control's default_version.
+control_version() { sed -n "s/^default_version *= *'\(.*\)'/\1/p" "$ROOT/locality_uuid.control"; }
+
 # copy_tree DEST: this source tree into DEST: the files git tracks and the
 # untracked ones it does not ignore; where there is no git (a chroot, whose
 # /src is such a copy already), every file but build outputs.
@@ -97,7 +100,7 @@ build_and_install_extension() {
   make -C "$ROOT" -s -j"$(nproc)" PG_CONFIG="$PG_CONFIG" WERROR=-Werror || return 1
   make -C "$ROOT" -s PG_CONFIG="$PG_CONFIG" install >/dev/null || return 1
   cmp "$ROOT/locality_uuid.so" "$libdir/locality_uuid.so" || return 1
-  echo "built and installed locality_uuid $(sed -n "s/^default_version *= *'\(.*\)'/\1/p" "$ROOT/locality_uuid.control") for PostgreSQL $PG_MAJOR"
+  echo "built and installed locality_uuid $(control_version) for PostgreSQL $PG_MAJOR"
 }
 
 # Runs a command against a throw-away PostgreSQL cluster of this major (in

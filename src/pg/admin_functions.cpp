@@ -21,11 +21,6 @@ extern "C" {
 
 namespace {
 
-// A window boundary (Unix milliseconds) as this session prints a timestamptz.
-const char *window_text(int64 unix_ms) {
-    return timestamptz_to_str(unix_ms * 1000 - locality_pg::kUnixToPgEpochMicros);
-}
-
 // The released windows, kept across the calls of the set-returning function.
 struct Released {
     int count;
@@ -63,7 +58,7 @@ Released *release_now() {
     for (int i = 0; i < r->count; ++i) {
         const int64 start_ms = static_cast<int64>(locality::window_start_millis(r->windows[i]));
         ereport(LOG, (errmsg("locality_uuid: released the sequential run of the window from %s to %s",
-                             window_text(start_ms), window_text(start_ms + locality::kWindowMillis)),
+                             locality_pg::unix_millis_text(start_ms), locality_pg::unix_millis_text(start_ms + locality::kWindowMillis)),
                       errdetail("Ids made in that window carry future times; once real time reaches it, "
                                 "its run starts again.")));
     }

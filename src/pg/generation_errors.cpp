@@ -6,18 +6,6 @@
 #include "state_file.hpp"
 
 namespace locality_pg {
-namespace {
-
-// A time the caller passed (as Unix milliseconds), as PostgreSQL prints a
-// timestamptz in this session.
-const char *time_text(int64 millis) {
-    int64 micros;
-    if (pg_mul_s64_overflow(millis - kUnixToPgEpochMicros / 1000, 1000, &micros)) return "(beyond any timestamp)";
-    return timestamptz_to_str(micros);
-}
-
-}  // namespace
-
 
 void report_in_recovery() {
     ereport(ERROR, (errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
@@ -56,7 +44,7 @@ void report_failure(locality::GenStatus status, int64 millis) {
     switch (status) {
         case locality::GenStatus::time_out_of_range:
             ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-                            errmsg("timestamp %s is out of range for a Locality UUID", time_text(millis)),
+                            errmsg("timestamp %s is out of range for a Locality UUID", unix_millis_text(millis)),
                             errdetail("A Locality UUID holds times from 1970-01-01 00:00:00 UTC to "
                                       "10889-08-02 05:31:50.655 UTC.")));
             break;
@@ -65,7 +53,7 @@ void report_failure(locality::GenStatus status, int64 millis) {
                             errmsg("the clock is 64 or more sequential windows behind the newest run"),
                             errdetail("A sequential id for %s would restart a run that is no longer "
                                       "known, and could repeat ids.",
-                                      time_text(millis)),
+                                      unix_millis_text(millis)),
                             errhint("Sequential ids resume when the clock catches up (10 hours 40 "
                                     "minutes from the newest run); variable-mode ids still work. Check "
                                     "the system clock first: only if it is right now, and the newest "
@@ -92,7 +80,7 @@ void report_hot_failure(locality::HotStatus status, int64 seconds, bool shared) 
     switch (status) {
         case locality::HotStatus::time_out_of_range:
             ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-                            errmsg("timestamp %s is out of range for a Hot Guid", time_text(seconds * 1000)),
+                            errmsg("timestamp %s is out of range for a Hot Guid", unix_millis_text(seconds * 1000)),
                             errdetail("A Hot Guid holds whole seconds from 1970-01-01 00:00:00 UTC to "
                                       "2106-02-07 06:28:15 UTC.")));
             break;

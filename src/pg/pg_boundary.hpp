@@ -92,4 +92,11 @@ inline Datum timestamptz_from_unix_micros(int64 unix_micros) {
     return TimestampTzGetDatum(unix_micros - kUnixToPgEpochMicros);
 }
 
+// Unix milliseconds as this session prints a timestamptz (for messages).
+inline const char *unix_millis_text(int64 unix_millis) {
+    int64 micros;
+    if (pg_mul_s64_overflow(unix_millis - kUnixToPgEpochMicros / 1000, 1000, &micros)) return "(beyond any timestamp)";
+    return timestamptz_to_str(micros);
+}
+
 }  // namespace locality_pg

@@ -21,7 +21,7 @@ expect() {
 # --version names the extension version it was built with; the manual page
 # documents every command --help lists, and make install put it where man
 # finds it.
-version=$(sed -n "s/^default_version *= *'\(.*\)'/\1/p" "$ROOT/locality_uuid.control")
+version=$(control_version)
 [ "$("$CLI" --version)" = "locality-uuid $version" ] || fail "--version: $("$CLI" --version)"
 commands=$("$CLI" --help | sed -n 's/^  locality-uuid \([a-z][a-z0-9-]*\).*/\1/p' | sort -u)
 [ "$(wc -w <<<"$commands")" = 5 ] || fail "--help lists commands: $commands"

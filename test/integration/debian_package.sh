@@ -22,7 +22,7 @@ set -euo pipefail
 ensure_packages dpkg-dev debhelper postgresql-server-dev-all lintian
 work=$(mktemp -d)
 version=$(dpkg-parsechangelog -l "$ROOT/debian/changelog" -S Version)
-extversion=$(sed -n "s/^default_version *= *'\(.*\)'/\1/p" "$ROOT/locality_uuid.control")
+extversion=$(control_version)
 newest_update=$(cd "$ROOT" && ls locality_uuid--*--"$extversion".sql)
 arch=$(dpkg --print-architecture)
 module_deb="postgresql-$PG_MAJOR-locality-uuid"

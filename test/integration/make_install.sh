@@ -9,7 +9,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-version=$(sed -n "s/^default_version *= *'\(.*\)'/\1/p" "$ROOT/locality_uuid.control")
+version=$(control_version)
 meta=$(python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print(m["version"], m["provides"]["locality_uuid"]["version"], m["meta-spec"]["version"])' "$ROOT/META.json")
 read -r dist provides spec <<<"$meta"
 # PGXN versions are semantic versions: 1.1 is written 1.1.0.

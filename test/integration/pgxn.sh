@@ -38,7 +38,7 @@ echo "make dist: $(basename "$zip"), $(unzip -l "$zip" | tail -n 1 | awk '{print
 
 # The PGXN Meta Spec 1.0.0 (https://pgxn.org/spec/), the parts a
 # distribution must get right.
-python3 - "$work/unpacked/$name" "$(sed -n "s/^default_version *= *'\(.*\)'/\1/p" "$ROOT/locality_uuid.control")" <<'PY'
+python3 - "$work/unpacked/$name" "$(control_version)" <<'PY'
 import json, os, re, sys
 root, control_version = sys.argv[1], sys.argv[2]
 meta = json.load(open(os.path.join(root, "META.json")))
@@ -109,7 +109,7 @@ load() {
 }
 export -f load
 export work zip PG_CONFIG
-EXTVERSION=$(sed -n "s/^default_version *= *'\(.*\)'/\1/p" "$ROOT/locality_uuid.control")
+EXTVERSION=$(control_version)
 export EXTVERSION
 with_cluster -- bash -c load
 (cd "$work" && pgxn uninstall --yes --pg_config "$PG_CONFIG" --make make "./$(basename "$zip")" >"$work/uninstall.log" 2>&1) ||
