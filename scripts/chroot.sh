@@ -71,6 +71,9 @@ prepare_chroot() {
 # suites, scripts/test.sh --this-major) in /src of a fresh copy of one
 # major's chroot, with this source tree (tracked and untracked, not ignored
 # files) copied in. Its output goes to stdout; its exit code is COMMAND's.
+# Whatever COMMAND wrote under bench/results/ is copied back to this tree's
+# bench/results/ (ignored by git), so a benchmark's CSV and plots made in
+# another major outlive the throw-away chroot.
 #
 # The chroot gets its own /proc, a /dev of its own (a tmpfs with the few
 # device nodes PostgreSQL and the compilers use, never the host's /dev) and
@@ -106,6 +109,10 @@ run_in_chroot() {
   else
     echo "could not set up the PostgreSQL $major chroot in $dir" >&2
     rc=1
+  fi
+  if [ -d "$dir/src/bench/results" ]; then
+    mkdir -p "$ROOT/bench/results"
+    cp -a "$dir/src/bench/results/." "$ROOT/bench/results/"
   fi
   # The namespace is gone with its last process; check anyway before
   # deleting, never through a mount.
