@@ -21,7 +21,7 @@ EXTVERSION = $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(SOURCE_DIR)
 # suite's database gets the extension from pg_regress itself, so any one
 # suite runs alone: make installcheck REGRESS=modes
 REGRESS = layout generate modes extract uuid_v1 uuid_v1_seed uuid_v1_backfill bad_input \
-          reserved_prefix privileges core_uuid_functions loaded_modules hot_guid
+          reserved_prefix privileges core_uuid_functions loaded_modules hot_guid fill
 REGRESS_OPTS = --load-extension=locality_uuid
 ISOLATION_SPECS = concurrent_generation
 ISOLATION_OPTS = --load-extension=locality_uuid

@@ -44,8 +44,9 @@ WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'locality_uuid'
 -- superuser, into a schema of its own, and owns the extension.  (What keeps
 -- the script, which then runs as superuser, safe from objects that role
 -- made: PostgreSQL searches pg_catalog first and pg_temp last while it runs
--- an extension script, and the script runs nothing but CREATE FUNCTION and
--- COMMENT; test/integration/install_scripts.sh checks the latter.)
+-- an extension script, and the script runs nothing but CREATE FUNCTION,
+-- CREATE PROCEDURE (a PL/pgSQL body, stored, never run) and COMMENT;
+-- test/integration/install_scripts.sh checks the latter.)
 DROP EXTENSION locality_uuid;
 DO $$ BEGIN EXECUTE format('GRANT CREATE ON DATABASE %I TO regress_locality_app', current_database()); END $$;
 SET ROLE regress_locality_app;

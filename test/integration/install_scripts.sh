@@ -5,9 +5,12 @@
 # pg_temp last while it runs an extension script, and the scripts run
 # nothing that could resolve to that role's objects. This checks the
 # second half, which is ours: every statement is CREATE FUNCTION ...
-# LANGUAGE C, COMMENT ON FUNCTION, ALTER FUNCTION ... <volatility> or
+# LANGUAGE C, CREATE PROCEDURE ... LANGUAGE plpgsql AS $tag$...$tag$
+# (stored and syntax-checked, never run by the script; SECURITY INVOKER
+# and without SET, so it runs with its caller's rights and may COMMIT),
+# COMMENT ON FUNCTION or PROCEDURE, ALTER FUNCTION ... <volatility> or
 # REVOKE ALL ON FUNCTION ... FROM PUBLIC (nothing is called, no SQL body
-# runs), and every type is written pg_catalog.<type>.
+# runs), and every type in a signature is written pg_catalog.<type>.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 
@@ -21,7 +24,11 @@ CREATE = re.compile(
     rf"CREATE FUNCTION [a-z_][a-z0-9_]*\( ?(?:{ARG}(?:, {ARG})*)?\) RETURNS (?:SETOF )?{TYPE} "
     r"AS 'MODULE_PATHNAME', '[a-z_0-9]+' LANGUAGE C (?:IMMUTABLE|STABLE|VOLATILE)"
     r"(?: STRICT)? PARALLEL (?:SAFE|RESTRICTED|UNSAFE)$")
-COMMENT = re.compile(rf"COMMENT ON FUNCTION {SIGNATURE} IS '(?:[^']|'')*'$")
+PROC_ARG = rf"(?:INOUT )?[a-z_][a-z0-9_]* {TYPE}(?: DEFAULT (?:[0-9]+|NULL))?"
+PROCEDURE = re.compile(
+    rf"CREATE PROCEDURE [a-z_][a-z0-9_]*\( ?(?:{PROC_ARG}(?:, {PROC_ARG})*)?\) LANGUAGE plpgsql AS "
+    r"(\$[a-z_]*\$)(?:(?!SECURITY DEFINER).)*\1$")
+COMMENT = re.compile(rf"COMMENT ON (?:FUNCTION|PROCEDURE) {SIGNATURE} IS '(?:[^']|'')*'$")
 # Volatility corrected in an update script; EXECUTE taken from PUBLIC.
 ALTER = re.compile(rf"ALTER FUNCTION {SIGNATURE} (?:IMMUTABLE|STABLE|VOLATILE)$")
 REVOKE = re.compile(rf"REVOKE ALL ON FUNCTION {SIGNATURE} FROM PUBLIC$")
@@ -32,9 +39,18 @@ for path in sys.argv[1:]:
     # The psql guard line, then comments; statements end with ';'.
     text = re.sub(r"^\\echo .*$", "", text, flags=re.M)
     text = re.sub(r"--[^\n]*", "", text)
-    # Split on ';' outside single-quoted strings (comments may hold ';').
-    statements, current, quoted = [], "", False
-    for ch in text:
+    # Split on ';' outside single-quoted strings (comments may hold ';')
+    # and outside dollar-quoted bodies, which are kept whole.
+    statements, current, quoted, i = [], "", False, 0
+    while i < len(text):
+        tag = None if quoted else re.match(r"\$[a-z_]*\$", text[i:])
+        if tag:
+            end = text.index(tag.group(0), i + len(tag.group(0))) + len(tag.group(0))
+            current += text[i:end]
+            i = end
+            continue
+        ch = text[i]
+        i += 1
         if ch == "'":
             quoted = not quoted
         if ch == ";" and not quoted:
@@ -43,10 +59,12 @@ for path in sys.argv[1:]:
         else:
             current += ch
     statements = [" ".join(s.split()) for s in statements + [current] if s.strip()]
-    kinds = {"create": 0, "comment": 0, "alter": 0, "revoke": 0}
+    kinds = {"create": 0, "procedure": 0, "comment": 0, "alter": 0, "revoke": 0}
     for s in statements:
         if CREATE.match(s):
             kinds["create"] += 1
+        elif PROCEDURE.match(s):
+            kinds["procedure"] += 1
         elif COMMENT.match(s):
             kinds["comment"] += 1
         elif ALTER.match(s):
@@ -56,11 +74,11 @@ for path in sys.argv[1:]:
         else:
             print(f"{path}: not a plain C function or comment: {s[:160]}")
             bad += 1
-    if kinds["create"] != kinds["comment"]:
-        print(f"{path}: {kinds['create']} functions but {kinds['comment']} comments")
+    if kinds["create"] + kinds["procedure"] != kinds["comment"]:
+        print(f"{path}: {kinds['create']} functions and {kinds['procedure']} procedures but {kinds['comment']} comments")
         bad += 1
-    print(f"{path.rsplit('/', 1)[-1]}: {kinds['create']} C functions, {kinds['comment']} comments, "
+    print(f"{path.rsplit('/', 1)[-1]}: {kinds['create']} C functions, {kinds['procedure']} PL/pgSQL procedures, {kinds['comment']} comments, "
           f"{kinds['alter']} volatility changes, {kinds['revoke']} revokes")
 sys.exit(1 if bad else 0)
 EOF
-echo "every install and update script only creates, alters, revokes and comments C functions with pg_catalog types"
+echo "every install and update script only creates, alters, revokes and comments C functions and PL/pgSQL procedures with pg_catalog types"
