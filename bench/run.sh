@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# All benchmarks, one after the other (about 15 minutes on 2 cores), or the
-# ones named, against this machine's PostgreSQL:
-#   bash bench/run.sh            bash bench/run.sh cost scaling
+# The quick benchmarks, one after the other (about 15 minutes on 2 cores), or
+# the ones named (growth and backfill, which take longer, only so), against
+# this machine's PostgreSQL:
+#   bash bench/run.sh            bash bench/run.sh cost scaling    bash bench/run.sh backfill
 # or another major's, in a throw-away chroot:
 #   bash scripts/in_major.sh 18 bash bench/run.sh cost
 # Each prints a Markdown table; none fails on a missed target.
