@@ -126,8 +126,9 @@ BEGIN
   -- each transaction, so set again after every COMMIT).
   PERFORM pg_catalog.set_config('DateStyle', 'ISO', true), pg_catalog.set_config('IntervalStyle', 'postgres', true),
           pg_catalog.set_config('extra_float_digits', '3', true);
-  -- One scan: how many rows to fill, and where the first one is (rows
-  -- before it were filled by earlier calls: a stopped run resumes there).
+  -- How many rows to fill (a scan), and where the first one is (a search
+  -- in key order: rows before it were filled by earlier calls, and a
+  -- stopped run resumes there).
   -- A NOT NULL not yet validated (18+) may still hide NULL keys.
   EXECUTE pg_catalog.format(
     'SELECT pg_catalog.count(*), pg_catalog.count(*) FILTER (WHERE %2$I IS NULL),

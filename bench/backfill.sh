@@ -26,7 +26,7 @@ ROWS=${BACKFILL_ROWS:-10000000}
 RECIPES=${BACKFILL_RECIPES:-seq var random v1 oneshot}
 OUT=${BACKFILL_OUT:-$ROOT/bench/results/backfill-$PG_MAJOR-$ROWS}
 SLICE=$(( ROWS / 10 ))
-# A 10M-row sitting runs for about half an hour: the cluster's time limit.
+# A 10M-row sitting runs for 15-20 minutes; the cluster's time limit is ample.
 export CLUSTER_TIMEOUT=${CLUSTER_TIMEOUT:-10800}
 mkdir -p "$OUT"
 
