@@ -98,21 +98,27 @@ INSERT INTO events (event_no, created_at, payload) VALUES (nextval('events_write
 UPDATE events SET payload = 'touched' WHERE event_no = :k;
 EOF
   echo "recipe,rows,fill_s,vacuum_s,index_s,total_s,wal_mb,table_mb_before,table_mb_after,index_mb,distinct_ids,writer_tx,writer_p50_ms,writer_p99_ms,writer_max_ms,lock_waits,longest_lock_wait_ms" >"$OUT/backfill.csv"
-  local recipe expr fill
+  local recipe expr default extra
   for recipe in $RECIPES; do
+    # Per recipe: the fill's expression, the column's DEFAULT for the rows
+    # the writer inserts meanwhile, and any index the recipe needs first.
+    extra=()
     case $recipe in
-      seq|oneshot) expr="locality_uuid_at(coalesce(t.created_at, to_timestamp(0)), true)" ;;
-      var) expr="locality_uuid_at(coalesce(t.created_at, to_timestamp(0)), false)" ;;
-      random) expr="gen_random_uuid()" ;;
-      v1) expr="" ;;
+      seq|oneshot) expr="locality_uuid_at(coalesce(t.created_at, to_timestamp(0)), true)"
+                   default="locality_uuid(sequential => true)" ;;
+      var) expr="locality_uuid_at(coalesce(t.created_at, to_timestamp(0)), false)"
+           default="locality_uuid(sequential => false)" ;;
+      random) expr="gen_random_uuid()" default="gen_random_uuid()" ;;
+      # The application's own v1 generator, on a MAC the backfill does not
+      # use; batches take whole created_at groups, which the README's recipe indexes.
+      v1) expr="" default="form_uuid_v1(clock_timestamp(), (random() * 16383)::int, '02:00:00:00:00:01')"
+          extra=(-c "CREATE INDEX events_created_at_idx ON events (created_at)") ;;
       *) echo "unknown recipe $recipe" >&2; return 2 ;;
     esac
-    # v1 batches take whole created_at groups: the README's recipe indexes them.
     q -c "DROP TABLE IF EXISTS events" -c "DROP SEQUENCE IF EXISTS events_writer" \
       -c "CREATE TABLE events (event_no bigint PRIMARY KEY, created_at timestamptz, payload text)" \
       -c "INSERT INTO events SELECT g, CASE WHEN g % 1000 <> 0 THEN '2024-01-01 00:00:00+00'::timestamptz + (g / 4) * interval '1 s' END, repeat('p', 80) FROM generate_series(1, $ROWS) g" \
-      -c "CREATE SEQUENCE events_writer START $(( ROWS + 1 ))" \
-      -c "$([ "$recipe" = v1 ] && echo "CREATE INDEX events_created_at_idx ON events (created_at)" || echo "SELECT")" \
+      -c "CREATE SEQUENCE events_writer START $(( ROWS + 1 ))" "${extra[@]}" \
       -c "VACUUM (ANALYZE) events" -c "CHECKPOINT"
     local before_mb lsn0 log0 t0 t1 fill_s=0 vacuum_s=0 index_s n
     before_mb=$(q -c "SELECT round(pg_relation_size('events') / 1048576.0)")
@@ -128,11 +134,7 @@ EOF
     trap "touch '$OUT/writer.stop'; kill $writer_pid 2>/dev/null || true" EXIT
     lsn0=$(lsn)
     t0=$(now)
-    q -c "ALTER TABLE events ADD COLUMN id uuid"
-    [ "$recipe" = v1 ] || q -c "ALTER TABLE events ALTER COLUMN id SET DEFAULT locality_uuid(sequential => $([ "$recipe" = var ] && echo false || echo true))"
-    [ "$recipe" != random ] || q -c "ALTER TABLE events ALTER COLUMN id SET DEFAULT gen_random_uuid()"
-    # v1: the application's own v1 generator, on a MAC the backfill does not use.
-    [ "$recipe" != v1 ] || q -c "ALTER TABLE events ALTER COLUMN id SET DEFAULT form_uuid_v1(clock_timestamp(), (random() * 16383)::int, '02:00:00:00:00:01')"
+    q -c "ALTER TABLE events ADD COLUMN id uuid" -c "ALTER TABLE events ALTER COLUMN id SET DEFAULT $default"
     while :; do
       t1=$(now)
       case $recipe in
