@@ -1,6 +1,11 @@
-# The other PostgreSQL majors Debian ships, each in a throw-away chroot of
-# its own Debian suite, made with mmdebstrap from this machine's mirror.
-# Source it (after common.sh); scripts/test.sh uses it.
+# Throw-away chroots for what this machine cannot test by itself, each made
+# with mmdebstrap from this machine's mirror. A chroot target is either
+#   - another PostgreSQL major (13, 17, 18, 19), of this machine's
+#     architecture, in the Debian suite that ships it; or
+#   - another architecture (i386, arm64, s390x), with this machine's suite
+#     and major: i386 runs natively on an x86-64 kernel, the others under
+#     user-mode qemu registered in binfmt_misc (ensure_foreign_arch).
+# Source it (after common.sh); scripts/test.sh and scripts/in_major.sh use it.
 #
 # A chroot's packages are cached as a tarball under $CHROOT_CACHE, keyed by
 # its recipe, so a second run skips the download; every run unpacks a fresh
@@ -12,6 +17,47 @@ CHROOT_CACHE=${CHROOT_CACHE:-/var/cache/locality-uuid/chroots}
 # Major -> Debian suite that ships it. 14 and 16 are in no Debian suite.
 declare -A SUITE_OF_MAJOR=([13]=bullseye [17]=trixie [18]=sid [19]=experimental)
 CHROOT_MAJORS=(13 17 18 19)
+# Architectures besides this machine's: 32-bit (4-byte Datum before 19),
+# weak memory order, big-endian. Debian builds PostgreSQL for armhf,
+# ppc64el and riscv64 too; these three cover their distinct traits.
+CHROOT_ARCHES=(i386 arm64 s390x)
+# Architecture -> the qemu binfmt handler that runs it (none: native).
+declare -A QEMU_OF_ARCH=([arm64]=aarch64 [s390x]=s390x)
+
+is_arch_target() { [ -n "${QEMU_OF_ARCH[$1]+x}" ] || [ "$1" = i386 ]; }
+is_emulated() { [ -n "${QEMU_OF_ARCH[$1]:-}" ]; }
+known_target() { is_arch_target "$1" || [ -n "${SUITE_OF_MAJOR[$1]:-}" ]; }
+
+# This machine's Debian suite (bookworm).
+host_suite() { . /etc/os-release && echo "${VERSION_CODENAME:?}"; }
+
+# TARGET -> what a person reads: "PostgreSQL 13 (bullseye)", "s390x (bookworm, PostgreSQL 15)".
+describe_target() {
+  if is_arch_target "$1"; then
+    echo "$1 ($(host_suite), PostgreSQL $PG_MAJOR$(is_emulated "$1" && echo ", emulated by qemu"))"
+  else
+    echo "PostgreSQL $1 (${SUITE_OF_MAJOR[$1]})"
+  fi
+}
+
+# The major a target tests.
+target_major() { if is_arch_target "$1"; then echo "$PG_MAJOR"; else echo "$1"; fi; }
+
+# Makes this machine able to run ARCH's binaries: user-mode qemu and
+# arch-test installed, binfmt_misc mounted, ARCH's handler registered (a
+# bare VM without systemd registers none by itself). The handlers Debian
+# ships carry the F flag: the kernel opens qemu once, so it runs inside a
+# chroot that has no qemu of its own.
+ensure_foreign_arch() {
+  local arch=$1 qemu=${QEMU_OF_ARCH[$1]:-}
+  [ -n "$qemu" ] || return 0
+  ensure_packages qemu-user-static arch-test || return 1
+  [ -e /proc/sys/fs/binfmt_misc/register ] ||
+    mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc || return 1
+  [ -e "/proc/sys/fs/binfmt_misc/qemu-$qemu" ] ||
+    cat "/usr/lib/binfmt.d/qemu-$qemu.conf" >/proc/sys/fs/binfmt_misc/register || return 1
+  arch-test "$arch" >/dev/null || { echo "this machine cannot run $arch binaries" >&2; return 1; }
+}
 
 # The Debian mirror this machine's apt uses (deb822 or one-line sources).
 host_mirror() {
@@ -21,56 +67,67 @@ host_mirror() {
   echo "${uri:-http://deb.debian.org/debian}"
 }
 
-# mmdebstrap arguments for one major. Packages come from its suite's
+# mmdebstrap arguments for one target. Packages come from its suite's
 # postgresql-server-dev-N, which pulls in that suite's clang and LLVM, and
 # what building and checking the Debian packages takes (build-essential,
 # dpkg-dev, debhelper, pg_buildext from postgresql-server-dev-all, lintian).
+# An emulated architecture skips the packaging suite (too slow under
+# qemu), so its chroot leaves those tools out.
 # sid and experimental Release files may carry an expired Valid-Until.
 chroot_recipe() {
-  local major=$1 suite=${SUITE_OF_MAJOR[$1]} mirror
+  local target=$1 mirror
   mirror=$(host_mirror)
   local common=(--variant=apt --aptopt='Acquire::Check-Valid-Until "false"'
-                --include=make,g++,libssl-dev,pkg-config,cmake,libgtest-dev,python3,locales,postgresql-common,postgresql-client-common
-                --include=build-essential,dpkg-dev,debhelper,postgresql-server-dev-all,lintian)
-  if [ "$suite" = experimental ]; then
+                --include=make,g++,libssl-dev,pkg-config,cmake,libgtest-dev,python3,locales,postgresql-common,postgresql-client-common)
+  is_emulated "$target" || common+=(--include=build-essential,dpkg-dev,debhelper,postgresql-server-dev-all,lintian)
+  if is_arch_target "$target"; then
+    printf '%s\n' "${common[@]}" "--arch=$target" \
+      "--include=postgresql-$PG_MAJOR,postgresql-server-dev-$PG_MAJOR" "$(host_suite)" "$mirror"
+  elif [ "${SUITE_OF_MAJOR[$target]}" = experimental ]; then
     printf '%s\n' "${common[@]}" \
       "--setup-hook=echo 'deb $mirror experimental main' > \"\$1/etc/apt/sources.list.d/experimental.list\"" \
-      "--customize-hook=chroot \"\$1\" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -t experimental postgresql-$major postgresql-server-dev-$major" \
+      "--customize-hook=chroot \"\$1\" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -t experimental postgresql-$target postgresql-server-dev-$target" \
       sid "$mirror"
   else
     printf '%s\n' "${common[@]}" \
-      "--include=postgresql-$major,postgresql-server-dev-$major" "$suite" "$mirror"
+      "--include=postgresql-$target,postgresql-server-dev-$target" "${SUITE_OF_MAJOR[$target]}" "$mirror"
   fi
 }
 
 chroot_tarball() {
-  local key
+  local key name
   key=$(chroot_recipe "$1" | sha256sum | cut -c1-12)
-  echo "$CHROOT_CACHE/pg$1-${SUITE_OF_MAJOR[$1]}-$key.tar"
+  if is_arch_target "$1"; then name="$1-$(host_suite)-pg$PG_MAJOR"; else name="pg$1-${SUITE_OF_MAJOR[$1]}"; fi
+  echo "$CHROOT_CACHE/$name-$key.tar"
 }
 
-# Makes the cached tarball of one major's chroot unless it exists.
+# Makes the cached tarball of one target's chroot unless it exists.
 prepare_chroot() {
-  local major=$1 tarball args=()
-  tarball=$(chroot_tarball "$major")
+  local target=$1 tarball args=()
+  ensure_foreign_arch "$target" || return 1
+  tarball=$(chroot_tarball "$target")
   [ -s "$tarball" ] && return 0
   mkdir -p "$CHROOT_CACHE"
-  mapfile -t args < <(chroot_recipe "$major")
-  local target=("${args[@]: -2}")
+  mapfile -t args < <(chroot_recipe "$target")
+  local suite_mirror=("${args[@]: -2}")
   unset 'args[-1]' 'args[-1]'
   local part
-  part=$(mktemp "$CHROOT_CACHE/.pg$major.XXXXXX.tar")
-  timeout 1200 mmdebstrap -q --format=tar "${args[@]}" "${target[0]}" "$part" "${target[1]}" ||
+  part=$(mktemp "$CHROOT_CACHE/.$target.XXXXXX.tar")
+  timeout 1800 mmdebstrap -q --format=tar "${args[@]}" "${suite_mirror[0]}" "$part" "${suite_mirror[1]}" ||
     { rm -f "$part"; return 1; }
   mv "$part" "$tarball"
-  # Tarballs of this major's earlier recipes are of no further use.
-  find "$CHROOT_CACHE" -maxdepth 1 -name "pg$major-*.tar" ! -path "$tarball" -delete
+  # Tarballs of this target's earlier recipes are of no further use.
+  local stem
+  stem=$(basename "$tarball"); stem=${stem%-*.tar}
+  find "$CHROOT_CACHE" -maxdepth 1 -name "$stem-*.tar" ! -path "$tarball" -delete
 }
 
-# run_in_chroot MAJOR [COMMAND...]: runs COMMAND (default: the per-major
+# run_in_chroot TARGET [COMMAND...]: runs COMMAND (default: the per-major
 # suites, scripts/test.sh --this-major) in /src of a fresh copy of one
-# major's chroot, with this source tree (tracked and untracked, not ignored
-# files) copied in. Its output goes to stdout; its exit code is COMMAND's.
+# target's chroot, with this source tree (tracked and untracked, not
+# ignored files) copied in. Its output goes to stdout; its exit code is
+# COMMAND's. COMMAND sees PG_MAJOR, and for an architecture target
+# LOCALITY_ARCH and LOCALITY_EMULATED (1 under qemu).
 # Whatever COMMAND wrote under bench/results/ is copied back to this tree's
 # bench/results/ (ignored by git), so a benchmark's CSV and plots made in
 # another major outlive the throw-away chroot.
@@ -81,19 +138,25 @@ prepare_chroot() {
 # with it and never propagate to the host, so deleting the directory
 # afterwards cannot reach anything outside it.
 run_in_chroot() {
-  local major=$1 dir rc=0
+  local target=$1 dir rc=0 major arch="" emulated=0
   shift
   [ $# -gt 0 ] || set -- bash scripts/test.sh --this-major
-  dir=$(mktemp -d "/var/tmp/locality-uuid-pg$major.XXXXXX")
-  if tar -xf "$(chroot_tarball "$major")" -C "$dir" &&
+  major=$(target_major "$target")
+  if is_arch_target "$target"; then
+    arch=$target
+    is_emulated "$target" && emulated=1
+  fi
+  dir=$(mktemp -d "/var/tmp/locality-uuid-$target.XXXXXX")
+  if ensure_foreign_arch "$target" &&
+     tar -xf "$(chroot_tarball "$target")" -C "$dir" &&
      mkdir -p "$dir/src" &&
      (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard |
         tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$dir/src"; then
     timeout --kill-after=30 "${CHROOT_TIMEOUT:-2400}" \
       unshare --mount --propagation private bash -c '
         set -e
-        dir=$1 major=$2
-        shift 2
+        dir=$1 major=$2 arch=$3 emulated=$4
+        shift 4
         mount -t proc proc "$dir/proc"
         mount -t tmpfs -o mode=755,size=16m tmpfs "$dir/dev"
         for node in "null 1 3" "zero 1 5" "full 1 7" "random 1 8" "urandom 1 9" "tty 5 0"; do
@@ -104,10 +167,11 @@ run_in_chroot() {
         mkdir "$dir/dev/shm"
         mount -t tmpfs -o mode=1777,size=2g tmpfs "$dir/dev/shm"
         exec chroot "$dir" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
-          PG_MAJOR="$major" bash -c "cd /src && exec \"\$@\"" in-chroot "$@"
-      ' chroot-pg"$major" "$dir" "$major" "$@" || rc=$?
+          PG_MAJOR="$major" LOCALITY_ARCH="$arch" LOCALITY_EMULATED="$emulated" \
+          bash -c "cd /src && exec \"\$@\"" in-chroot "$@"
+      ' chroot-"$target" "$dir" "$major" "$arch" "$emulated" "$@" || rc=$?
   else
-    echo "could not set up the PostgreSQL $major chroot in $dir" >&2
+    echo "could not set up the $(describe_target "$target") chroot in $dir" >&2
     rc=1
   fi
   if [ -d "$dir/src/bench/results" ]; then

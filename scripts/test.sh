@@ -11,14 +11,22 @@
 # Debian packages (test/integration/debian_package.sh: build, lintian,
 # debian/tests as autopkgtest runs them).
 #
-# Prints one line per suite per major and "N passed, N failed". A build
-# that fails ends the run at once, red.
+# Then this machine's major on other architectures, each in a chroot of
+# this machine's suite: i386 (32-bit, natively), arm64 and s390x (weak
+# memory order, big-endian; under user-mode qemu). They run the same
+# per-major suites and the CLI's; under qemu the HA and packaging suites
+# are skipped, with a line saying so.
+#
+# Prints one line per suite per major and architecture, each chroot's
+# time, and "N passed, N failed". A build that fails ends the run at
+# once, red.
 #
 #   bash scripts/test.sh               everything
 #   bash scripts/test.sh --this-major  only the per-major suites, against
 #                                      this machine's major (what each
 #                                      chroot runs)
 #   LOCALITY_MAJORS="13 17" bash scripts/test.sh   only these chroot majors
+#   LOCALITY_ARCHES="s390x" bash scripts/test.sh   only these architectures
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -42,7 +50,7 @@ record() {  # record ok|FAILED NAME SECONDS [LOG]
 # suite NAME COMMAND...: runs one suite of this major, keeping its output
 # in $LOGS; on failure shows the end of it. Returns the suite's status.
 suite() {
-  local name="pg$PG_MAJOR/$1"; shift
+  local name="$SUITE_PREFIX/$1"; shift
   local start=$SECONDS log="$LOGS/${name//\//-}.log"
   if "$@" >"$log" 2>&1; then
     record ok "$name" $((SECONDS - start))
@@ -52,6 +60,13 @@ suite() {
     return 1
   fi
 }
+
+# Suites are named by major, and by architecture in an architecture's
+# chroot: pg15/regress-preloaded, s390x-pg15/regress-preloaded.
+SUITE_PREFIX="${LOCALITY_ARCH:+$LOCALITY_ARCH-}pg$PG_MAJOR"
+
+# skip NAME WHY: a suite this run leaves out, said as such.
+skip() { printf 'skip   %-34s (%s)\n' "$SUITE_PREFIX/$1" "$2"; }
 
 summary() {
   echo
@@ -89,6 +104,17 @@ major_suites() {
   suite regress-per-backend regression
   suite regress-preloaded regression -o shared_preload_libraries=locality_uuid
   suite upgrade bash "$ROOT/test/integration/upgrade.sh"
+  if [ -n "${LOCALITY_ARCH:-}" ]; then
+    # The CLI's known-answer decodes and its agreement with SQL: this
+    # machine's run has cli.sh among its integration scripts, an
+    # architecture's chroot runs it here.
+    suite cli timeout --kill-after=30 900 bash "$ROOT/test/integration/cli.sh"
+  fi
+  if [ "${LOCALITY_EMULATED:-0}" = 1 ]; then
+    skip ha "under qemu: eight servers and 16M-id sides take too long emulated; i386 runs it natively"
+    skip debian-package "under qemu: lintian and a package build take too long emulated; i386 runs it natively"
+    return
+  fi
   suite ha timeout --kill-after=30 1200 bash "$ROOT/test/integration/ha.sh"
   suite debian-package timeout --kill-after=30 900 bash "$ROOT/test/integration/debian_package.sh"
 }
@@ -105,13 +131,22 @@ ensure_packages "${BUILD_PACKAGES[@]}" || exit 1
 # shellcheck disable=SC2046
 ensure_packages $(host_test_packages) mmdebstrap || exit 1
 
-# The other majors' chroots are made (or found in the cache) in the
-# background while this machine's suites run.
+# The other majors' and architectures' chroots are made (or found in the
+# cache) in the background while this machine's suites run.
 read -r -a majors <<<"${LOCALITY_MAJORS-${CHROOT_MAJORS[*]}}"
+read -r -a arches <<<"${LOCALITY_ARCHES-${CHROOT_ARCHES[*]}}"
+targets=("${majors[@]}" "${arches[@]}")
+for t in "${targets[@]}"; do
+  known_target "$t" || { echo "no chroot for $t (majors: ${CHROOT_MAJORS[*]}; architectures: ${CHROOT_ARCHES[*]})" >&2; exit 2; }
+done
 (
-  for m in "${majors[@]}"; do
-    if prepare_chroot "$m" >"$LOGS/prepare-pg$m.log" 2>&1; then touch "$LOGS/prepare-pg$m.ok"
-    else touch "$LOGS/prepare-pg$m.failed"; fi
+  for t in "${targets[@]}"; do
+    start=$SECONDS
+    if prepare_chroot "$t" >"$LOGS/prepare-$t.log" 2>&1; then
+      echo "$((SECONDS - start))" >"$LOGS/prepare-$t.ok"
+    else
+      touch "$LOGS/prepare-$t.failed"
+    fi
   done
 ) &
 preparer=$!
@@ -124,17 +159,18 @@ for t in "$ROOT"/test/integration/*.sh; do
   suite "$(basename "$t" .sh)" timeout --kill-after=30 1800 bash "$t"
 done
 
-for m in "${majors[@]}"; do
-  log "PostgreSQL $m in a ${SUITE_OF_MAJOR[$m]} chroot"
+for t in "${targets[@]}"; do
+  log "$(describe_target "$t") in a chroot"
   start=$SECONDS
-  while [ ! -e "$LOGS/prepare-pg$m.ok" ] && [ ! -e "$LOGS/prepare-pg$m.failed" ]; do sleep 2; done
-  if [ -e "$LOGS/prepare-pg$m.failed" ]; then
-    record FAILED "pg$m/chroot" $((SECONDS - start))
-    tail -n 30 "$LOGS/prepare-pg$m.log" | sed 's/^/    | /'
+  while [ ! -e "$LOGS/prepare-$t.ok" ] && [ ! -e "$LOGS/prepare-$t.failed" ]; do sleep 2; done
+  if [ -e "$LOGS/prepare-$t.failed" ]; then
+    record FAILED "$t/chroot" $((SECONDS - start))
+    tail -n 30 "$LOGS/prepare-$t.log" | sed 's/^/    | /'
     finish; exit 1
   fi
-  record ok "pg$m/chroot" $((SECONDS - start))
+  record ok "$t/chroot" $((SECONDS - start))
   failed_before=$failed
+  start=$SECONDS
   # The chroot prints its own suite lines; its closing tally is folded
   # into this run's.
   while IFS= read -r line; do
@@ -149,9 +185,10 @@ for m in "${majors[@]}"; do
     else
       echo "$line"
     fi
-  done < <(run_in_chroot "$m"; echo "chroot-exit=$?")
+  done < <(run_in_chroot "$t"; echo "chroot-exit=$?")
+  echo "time   $(describe_target "$t"): $((SECONDS - start))s (chroot made in $(cat "$LOGS/prepare-$t.ok")s; 0: cached)"
   # A chroot that failed without reporting a failed suite still fails.
-  if [ "$rc" -ne 0 ] && [ $failed -eq "$failed_before" ]; then record FAILED "pg$m/run" 0; fi
+  if [ "$rc" -ne 0 ] && [ $failed -eq "$failed_before" ]; then record FAILED "$t/run" 0; fi
   [ "$rc" -eq 3 ] && { finish; exit 1; }
 done
 

@@ -22,8 +22,15 @@ inline ReservedState snapshot(SharedCounters *s) {
 }
 
 // The marks of r in shared memory; the caller holds the lock, whose release
-// makes them visible in order to the next holder.
+// makes them visible in order to the next holder. A draw reads a mark
+// without the lock (reservation.hpp, covered()): the barrier keeps every
+// store the refill made before (the file, the WAL insertion) ahead of the
+// marks on weakly ordered CPUs (arm64, POWER), where the lock's release
+// alone orders nothing for a reader that never takes it. Each mark is read
+// on its own and a stale one only sends a draw to the slow path, so the
+// marks need no order among themselves.
 inline void publish(SharedCounters *s, const ReservedState &r) {
+    pg_write_barrier();
     pg_atomic_write_u64(&s->variable_until.value, r.variable);
     pg_atomic_write_u64(&s->explicit_until.value, r.explicit_sequential);
     pg_atomic_write_u64(&s->hot_until.value, r.hot_guid);

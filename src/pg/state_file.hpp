@@ -16,7 +16,12 @@ namespace locality_pg {
 
 constexpr const char *kStateFile = "locality_uuid.state";
 
-// Also the payload of the WAL record: plain, fixed-size, no pointers.
+// Also the payload of the WAL record: plain, fixed-size, no pointers, in
+// this machine's byte order and alignment (560 bytes on LP64 and ILP32
+// alike). Like PostgreSQL's own records it never travels between
+// architectures: physical replication, pg_rewind and backups need the same
+// one on both sides. The file itself is text (state_file.cpp), so its
+// content does not depend on the byte order.
 struct ReservedState {
     uint32 variable_start;
     uint32 timeline;             // the timeline the marks were written on; 0: unknown
