@@ -166,7 +166,7 @@ run_in_chroot() {
         ln -s /proc/self/fd "$dir/dev/fd"
         mkdir "$dir/dev/shm"
         mount -t tmpfs -o mode=1777,size=2g tmpfs "$dir/dev/shm"
-        exec chroot "$dir" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+        exec chroot "$dir" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
           PG_MAJOR="$major" LOCALITY_ARCH="$arch" LOCALITY_EMULATED="$emulated" \
           bash -c "cd /src && exec \"\$@\"" in-chroot "$@"
       ' chroot-"$target" "$dir" "$major" "$arch" "$emulated" "$@" || rc=$?
