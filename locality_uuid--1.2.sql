@@ -231,6 +231,18 @@ REVOKE ALL ON FUNCTION locality_uuid_release_future_windows() FROM PUBLIC;
 COMMENT ON FUNCTION locality_uuid_release_future_windows() IS
     'Releases the sequential runs of windows 64 or more ahead of the clock (after a forward clock glitch) and returns them';
 
+-- After locality_uuid.state could not be read at start and was then put
+-- back (or deleted), or when it was written by another cluster (pg_upgrade,
+-- a copy): server-wide ids wait until a superuser says the file is the
+-- newest one (README, Operations). Superusers only, or roles granted EXECUTE.
+CREATE FUNCTION locality_uuid_accept_state_file()
+    RETURNS pg_catalog.text
+    AS 'MODULE_PATHNAME', 'locality_uuid_accept_state_file'
+    LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+REVOKE ALL ON FUNCTION locality_uuid_accept_state_file() FROM PUBLIC;
+COMMENT ON FUNCTION locality_uuid_accept_state_file() IS
+    'Makes the state file now in the data directory (or fresh counters, if there is none) this server''s, after it was put back or came from another cluster';
+
 -- Backfills: a column filled from an expression of each row, in batches of
 -- batch_size rows in key order with a COMMIT each, so a live table is never
 -- locked for long and a stopped run resumes where it stopped. PL/pgSQL,

@@ -1,7 +1,7 @@
 // Administration of the server-wide counters: releasing sequential runs
-// that a forward clock glitch left in the future (release_runs.hpp). The
-// SQL script grants it to nobody: superusers, or roles a superuser grants
-// EXECUTE to.
+// that a forward clock glitch left in the future (release_runs.hpp), and
+// accepting a state file in doubt (restore.hpp). The SQL script grants them
+// to nobody: superusers, or roles a superuser grants EXECUTE to.
 #include "pg_boundary.hpp"
 
 #include <algorithm>
@@ -13,9 +13,11 @@ extern "C" {
 #include "funcapi.h"
 }
 
+#include "active_cells.hpp"
 #include "counter_state.hpp"
 #include "generation_errors.hpp"
 #include "release_runs.hpp"
+#include "restore.hpp"
 #include "wall_clock.hpp"
 #include "window_base.hpp"
 
@@ -27,31 +29,46 @@ struct Released {
     uint32 windows[locality::kRunSlots];
 };
 
-// Releases the runs (the first call) and returns them, ERROR when it cannot.
-Released *release_now() {
+// The server-wide counters of a primary, for an administrative action
+// (`verb`: "release sequential runs"), ERROR where there are none.
+locality_pg::SharedCounters *primary_counters(const char *verb) {
     locality_pg::SharedCounters *shared = locality_pg::shared_counters();
     if (shared == nullptr)
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                        errmsg("cannot release sequential runs without server-wide counters"),
+                        errmsg("cannot %s without server-wide counters", verb),
                         errdetail("Without locality_uuid in shared_preload_libraries, or with "
-                                  "locality_uuid.shared_counter off, each session keeps runs of its "
+                                  "locality_uuid.shared_counter off, each session keeps counters of its "
                                   "own, which end with it."),
-                        errhint("A new session starts with no runs held.")));
+                        errhint("A new session starts with counters of its own.")));
     if (RecoveryInProgress())
         ereport(ERROR, (errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
-                        errmsg("cannot release sequential runs during recovery"),
-                        errhint("Release them on the primary; standbys replay the release from WAL.")));
-    if (pg_atomic_read_u32(&shared->available) == 0) locality_pg::report_state_unreadable(shared->unreadable_errno);
+                        errmsg("cannot %s during recovery", verb),
+                        errhint("Do it on the primary; standbys replay its reservations from WAL.")));
+    return shared;
+}
+
+// Releases the runs (the first call) and returns them, ERROR when it cannot.
+Released *release_now() {
+    locality_pg::SharedCounters *shared = primary_counters("release sequential runs");
+    if (pg_atomic_read_u32(&shared->available) == 0) locality_pg::report_unavailable(shared);
     auto *r = static_cast<Released *>(palloc0(sizeof(Released)));
     const int64 now_ms = locality::wall_clock_millis();
     r->count = locality_pg::release_future_runs(shared, locality::window_of(static_cast<uint64>(Max(now_ms, 0))),
                                                 r->windows);
-    if (r->count < 0)
+    if (r->count == locality_pg::kReleaseNotWritten)
         ereport(ERROR, (errcode_for_file_access(),
                         errmsg("could not write \"%s\": %m", locality_pg::kStateFile),
-                        errdetail("The runs are released only once the file no longer holds them."),
+                        errdetail("The runs are released only once the file no longer holds them; "
+                                  "nothing was released."),
                         errhint("Free space in the data directory's file system, or make the file "
                                 "writable, and call the function again.")));
+    if (r->count == locality_pg::kReleaseNotDurable)
+        ereport(ERROR, (errcode_for_file_access(),
+                        errmsg("could not make \"%s\" durable: %m", locality_pg::kStateFile),
+                        errdetail("The file was renamed into place but its synchronisation failed: the "
+                                  "release may be partly applied, on this server only."),
+                        errhint("Call the function again once the file system works; until then the "
+                                "runs stay held in shared memory and WAL.")));
     std::sort(r->windows, r->windows + Max(r->count, 0));
     // In the server log too: the windows whose ids to re-key, even if the
     // result set is lost.
@@ -91,4 +108,19 @@ LOCALITY_SQL_FUNCTION(locality_uuid_release_future_windows) {
                        locality_pg::timestamptz_from_unix_micros((start_ms + locality::kWindowMillis) * 1000)};
     bool nulls[2] = {false, false};
     SRF_RETURN_NEXT(fctx, HeapTupleGetDatum(heap_form_tuple(fctx->tuple_desc, values, nulls)));
+}
+
+// locality_uuid_accept_state_file(): what it did, in words.
+LOCALITY_SQL_FUNCTION(locality_uuid_accept_state_file) {
+    locality_pg::SharedCounters *shared = primary_counters("accept \"locality_uuid.state\"");
+    const locality_pg::FreshCounters fresh{locality_pg::strong_random_u32(), locality_pg::strong_random_u32(),
+                                           locality_pg::strong_random_u32()};
+    const char *done = "";
+    switch (locality_pg::accept_state_file(shared, fresh)) {
+        case locality_pg::AcceptResult::unreadable: locality_pg::report_unavailable(shared);
+        case locality_pg::AcceptResult::already_trusted: done = "in use already: nothing to accept"; break;
+        case locality_pg::AcceptResult::accepted_file: done = "accepted: counters continue past its marks"; break;
+        case locality_pg::AcceptResult::accepted_fresh: done = "no file: counters start fresh"; break;
+    }
+    PG_RETURN_TEXT_P(cstring_to_text(done));
 }

@@ -48,7 +48,7 @@ auto with_active_cells(Make make) {
         // The state file could not be read at start: read it again (it may
         // have been restored); no draw is taken meanwhile.
         const FreshCounters fresh{strong_random_u32(), strong_random_u32(), strong_random_u32()};
-        if (!restore_late(shared, fresh)) report_state_unreadable(shared->unreadable_errno);
+        if (!restore_late(shared, fresh)) report_unavailable(shared);
     }
     pg_read_barrier();  // the counters as restore_late left them
     SharedCells &cells = shared_cells();

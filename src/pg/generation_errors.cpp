@@ -3,6 +3,7 @@
 #include <cerrno>
 
 #include "reservation.hpp"
+#include "restore.hpp"
 #include "state_file.hpp"
 
 namespace locality_pg {
@@ -16,16 +17,19 @@ void report_in_recovery() {
     pg_unreachable();
 }
 
-void report_state_unreadable(int read_errno) {
+void report_unavailable(SharedCounters *s) {
+    if (s->doubt != StateDoubt::none) report_doubt(s, ERROR);
+    const int read_errno = static_cast<int>(s->unreadable_errno);
     errno = read_errno;
     ereport(ERROR, (read_errno != 0 ? errcode_for_file_access() : errcode(ERRCODE_DATA_CORRUPTED),
                     read_errno != 0 ? errmsg("could not read \"%s\": %m", kStateFile)
                                     : errmsg("\"%s\" in the data directory is corrupt", kStateFile),
                     errdetail("The file holds the reserved marks of the server-wide counters; ids "
                               "made without them could repeat ids made before."),
-                    errhint("Restore the file, or delete it after giving this server a new "
-                            "locality_uuid.node_id and locality_uuid.machine_name. Ids are made "
-                            "again as soon as it can be read, without a restart.")));
+                    errhint("Put back the newest copy of the file and accept it with SELECT "
+                            "locality_uuid_accept_state_file(); an older copy, or none, only after "
+                            "giving this server a new locality_uuid.node_id and "
+                            "locality_uuid.machine_name.")));
     pg_unreachable();
 }
 

@@ -6,15 +6,17 @@
 
 #include "generator.hpp"
 #include "hot_guid_generator.hpp"
+#include "shared_counters.hpp"
 
 namespace locality_pg {
 
 // A server in recovery (25006).
 [[noreturn]] void report_in_recovery();
 
-// locality_uuid.state could not be read at start, nor now: the file error
-// (read_errno) or, with 0, a corrupt file (XX001).
-[[noreturn]] void report_state_unreadable(int read_errno);
+// Server-wide counters that are not available: locality_uuid.state could
+// not be read at start, nor now (the file error, or XX001 for a corrupt
+// file), or a readable file waits for a superuser to accept it (55000).
+[[noreturn]] void report_unavailable(SharedCounters *s);
 
 // A draw past the reserved mark whose refill could not write the file.
 [[noreturn]] void report_not_reserved();

@@ -38,4 +38,23 @@ inline void publish(SharedCounters *s, const ReservedState &r) {
     for (uint32 i = 0; i < locality::kRunSlots; ++i) pg_atomic_write_u64(&s->run_until[i].value, r.runs[i]);
 }
 
+// Writes r to the file and remembers it as what the file holds (the caller
+// holds the lock, or is the postmaster at start, or replay). False, errno
+// set, if it could not; if the rename was done before a failed fsync, what
+// the file holds is unknown, so replay writes its next record. *renamed
+// (optional) says so.
+inline bool write_marks(SharedCounters *s, const ReservedState &r, bool *renamed = nullptr) {
+    bool moved = false;
+    if (!write_state_file(r, &moved)) {
+        const int saved = errno;
+        if (moved) s->on_disk_known = false;
+        if (renamed != nullptr) *renamed = moved;
+        errno = saved;
+        return false;
+    }
+    s->on_disk = r;
+    s->on_disk_known = true;
+    return true;
+}
+
 }  // namespace locality_pg

@@ -66,12 +66,13 @@ int release_future_runs(SharedCounters *s, uint32 now_window, uint32 *windows) {
     }
     if (released > 0) {
         stamp_cluster(&next);
-        if (!write_state_file(next)) {
+        bool renamed = false;
+        if (!write_marks(s, next, &renamed)) {
             const int saved = errno;
             LWLockRelease(s->lock);
             ConditionVariableBroadcast(&s->raised);
             errno = saved;
-            return -1;
+            return renamed ? kReleaseNotDurable : kReleaseNotWritten;
         }
         log_release(next);
         // Only the released slots move, each from the future run seen: the

@@ -30,8 +30,13 @@ namespace locality_pg {
 // Releases every run slot of s held by a window >= now_window + 64 (the
 // file first, then a WAL record that standbys replay, then shared memory),
 // and stores those windows in `windows` (room for kRunSlots). Returns how
-// many, or -1 if the file could not be written (errno set; nothing
-// changed). Waits for the reservation lock interruptibly.
+// many, or (errno set) kReleaseNotWritten if the file could not be written
+// (nothing changed), or kReleaseNotDurable if it was renamed into place but
+// not made durable (the file may hold the release, nothing else does: the
+// next refill rewrites it from shared memory, or a second call completes
+// it). Waits for the reservation lock interruptibly.
+constexpr int kReleaseNotWritten = -1;
+constexpr int kReleaseNotDurable = -2;
 int release_future_runs(SharedCounters *s, uint32 now_window, uint32 *windows);
 
 // Replay of a release: moves every run of s back to `to`'s where `to`

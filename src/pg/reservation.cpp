@@ -1,6 +1,7 @@
 #include "reservation.hpp"
 
 #include <cerrno>
+#include <ctime>
 
 extern "C" {
 #include "access/xlog.h"
@@ -18,6 +19,28 @@ namespace {
 
 // The error of the last failed write, reported after the draw failed.
 int reserve_errno = 0;
+
+// After a failed write, the next attempt waits this long (F11 of the 1.2
+// review: a failing disk otherwise meets a write attempt, and a LOG line
+// from fd.c, on every draw of the half reservation before the mark).
+constexpr uint64 kRetryMillis = 100;
+
+// Milliseconds of CLOCK_MONOTONIC: one clock for every backend, which no
+// clock step moves.
+uint64 monotonic_millis() {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<uint64>(ts.tv_sec) * 1000 + static_cast<uint64>(ts.tv_nsec) / 1000000;
+}
+
+// Whether a write failed less than kRetryMillis ago; then reserve_errno is
+// that write's error.
+bool backing_off(SharedCounters *s) {
+    const uint64 retry_at = pg_atomic_read_u64(&s->write_retry_at);
+    if (retry_at == 0 || monotonic_millis() >= retry_at) return false;
+    reserve_errno = s->write_errno;
+    return true;
+}
 
 // Where this server's WAL goes now, for the file (informational).
 TimeLineID current_timeline() {
@@ -56,10 +79,13 @@ bool extend_reservation(SharedCounters *s, const locality::Draw &d) {
         }
     }
     stamp_cluster(&next);
-    if (!write_state_file(next)) {
+    if (!write_marks(s, next)) {
         reserve_errno = errno;
+        s->write_errno = errno;
+        pg_atomic_write_u64(&s->write_retry_at, monotonic_millis() + kRetryMillis);
         return false;
     }
+    pg_atomic_write_u64(&s->write_retry_at, 0);
     log_reservation(next);
     publish(s, next);
     return true;
@@ -77,8 +103,11 @@ void stamp_cluster(ReservedState *marks) {
 // or past the mark itself waits for the backend raising it, on the
 // condition variable: cancellable, and visible in pg_stat_activity (wait
 // event type "Extension"), even while that backend is stuck in an fsync.
+// After a failed write, for kRetryMillis, nobody tries again: draws below
+// the mark are served, a draw at it fails at once.
 __attribute__((noinline)) bool reserve_slow(SharedCounters *s, const locality::Draw &d) noexcept {
     if (covered(s, d)) {
+        if (backing_off(s)) return true;
         if (!LWLockConditionalAcquire(s->lock, LW_EXCLUSIVE)) return true;  // someone is raising it
         const bool ok = covered(s, d, reservation_of(d) / 2) || extend_reservation(s, d);
         LWLockRelease(s->lock);
@@ -90,6 +119,10 @@ __attribute__((noinline)) bool reserve_slow(SharedCounters *s, const locality::D
     for (;;) {
         if (covered(s, d)) {
             ok = true;
+            break;
+        }
+        if (backing_off(s)) {
+            ok = false;
             break;
         }
         if (LWLockConditionalAcquire(s->lock, LW_EXCLUSIVE)) {

@@ -28,9 +28,24 @@ struct FreshCounters {
 void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fresh);
 
 // For a backend that found s unavailable: tries to read the file again
-// (it may have been restored, or deleted by the operator), under the lock.
-// True once s is available.
+// (it may have been restored, or deleted by the operator), under the lock
+// if no other backend holds it. A file found this way is in doubt
+// (StateDoubt::late): it raises the counters but is not used until a
+// superuser accepts it. True once s is available.
 bool restore_late(SharedCounters *s, const FreshCounters &fresh);
+
+// locality_uuid_accept_state_file(): the file as it is now (or fresh
+// counters if there is none) becomes this server's, stamped with this
+// cluster's system identifier.
+enum class AcceptResult : uint8 { already_trusted, accepted_file, accepted_fresh, unreadable };
+AcceptResult accept_state_file(SharedCounters *s, const FreshCounters &fresh);
+
+// The marks of s made available and written back (at start, or accepted).
+bool make_available(SharedCounters *s, const ReservedState &saved, bool restored, bool at_start);
+
+// Why a readable file is not used (s->doubt), at elevel: LOG at start,
+// ERROR for a call that needs the counters.
+void report_doubt(SharedCounters *s, int elevel);
 
 // Replay of a logged refill (startup process): raises the counters and marks
 // of s (null without server-wide counters) past `logged`, and the file's;

@@ -6,6 +6,7 @@
 #include "pg_boundary.hpp"
 
 #include "counter_cells.hpp"
+#include "state_file.hpp"
 
 namespace locality_pg {
 
@@ -33,14 +34,34 @@ struct SharedCounters {
     // release_runs.hpp): each backend then drops the run blocks it cached
     // (counter_state.cpp), reading the runs after a read barrier.
     pg_atomic_uint32 runs_released;
-    // 1 once the marks are known (the file was read, or there was none).
-    // While 0, no draw is taken: the file could not be read at start, and
-    // every call tries again (reservation.hpp, restore_late).
+    // 1 once the marks are known and trusted (the file was read at start,
+    // or there was none, or a superuser accepted it). While 0, no draw is
+    // taken: the file could not be read at start (every call tries again,
+    // restore_late), or a file that can be read is in doubt.
     pg_atomic_uint32 available;
     uint32 unreadable_errno;  // why, while unavailable: 0 means the file is corrupt
-    // hot_seconds_until as the start of this lifetime settled it: the end of
-    // recovery closes seconds only if replay raised it further.
-    uint64 hot_seconds_at_start;
+    StateDoubt doubt;         // why a readable file is not used (restore.hpp)
+    // What locality_uuid.state holds, as this lifetime last read or wrote it
+    // (the postmaster at start, then under the lock): replay rewrites the
+    // file only for a record whose marks it does not hold yet.
+    ReservedState on_disk;
+    bool on_disk_known;
+    // The start found this server about to replay another server's WAL (a
+    // standby, point-in-time recovery, a start from a backup_label): every
+    // record that raises a mark must then reach the file, or replay stops.
+    bool replays_another;
+    // Clock Hot Guid seconds: the file's bound before this start opened an
+    // unused second, and the highest bound a replayed record held. The end
+    // of recovery closes the current second only if replay went past the
+    // file (another server's seconds), never for the server's own WAL.
+    uint64 hot_seconds_in_file;
+    uint64 hot_seconds_replayed;
+    // After a refill's write failed: no backend tries again before this
+    // CLOCK_MONOTONIC millisecond (draws below the marks go on; a draw at a
+    // mark fails at once with that write's error), so a failing disk costs
+    // one attempt per interval, not one per draw (reservation.cpp).
+    pg_atomic_uint64 write_retry_at;
+    int write_errno;
 };
 
 }  // namespace locality_pg

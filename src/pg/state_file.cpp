@@ -61,23 +61,35 @@ bool write_all(int fd, const char *buf, size_t len) {
 
 }  // namespace
 
-bool write_state_file(const ReservedState &state) {
+bool write_state_file(const ReservedState &state, bool *renamed) {
+    if (renamed != nullptr) *renamed = false;
     char buf[8192];
     const int len = format_state(state, buf, sizeof buf);
+    // The steps of durable_rename, done here so that errno is the failing
+    // call's (fd.c logs in between and documents errno as not valid after
+    // it), and without opening the old file for writing: a copy the server
+    // may read but not write (left by root) is replaced, not an obstacle.
     const int fd = OpenTransientFile(kTempFile, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
     if (fd < 0) return false;
-    if (!write_all(fd, buf, static_cast<size_t>(len))) {
-        const int saved = errno;
-        CloseTransientFile(fd);
-        errno = saved;
-        return false;
+    bool ok = write_all(fd, buf, static_cast<size_t>(len)) && pg_fsync(fd) == 0;
+    int saved = errno;
+    if (CloseTransientFile(fd) != 0 && ok) {
+        ok = false;
+        saved = errno;
     }
-    if (CloseTransientFile(fd) != 0) return false;
-    // fsync of the file, rename, fsync of the file and the directory.
-    errno = 0;
-    if (durable_rename(kTempFile, kStateFile, LOG) == 0) return true;
-    if (errno == 0) errno = EIO;
-    return false;
+    errno = saved;
+    if (!ok) return false;
+    if (rename(kTempFile, kStateFile) != 0) return false;
+    if (renamed != nullptr) *renamed = true;
+    // The new directory entry, durable: until then a crash may bring back
+    // the old file (itself written and fsynced this way).
+    const int dir = OpenTransientFile(".", O_RDONLY | PG_BINARY);
+    if (dir < 0) return false;
+    ok = pg_fsync(dir) == 0;
+    saved = errno;
+    CloseTransientFile(dir);
+    errno = saved;
+    return ok;
 }
 
 StateRead read_state_file(ReservedState *state) {
@@ -117,9 +129,14 @@ StateRead read_state_file(ReservedState *state) {
             break;
         }
     }
+    // errno of the failed read, kept across FreeFile (EIO if it set none).
     const bool read_error = ferror(f) != 0;
+    const int read_errno = read_error && errno != 0 ? errno : EIO;
     FreeFile(f);
-    if (read_error) return StateRead::io_error;
+    if (read_error) {
+        errno = read_errno;
+        return StateRead::io_error;
+    }
     return header && start && end ? StateRead::ok : StateRead::corrupt;
 }
 

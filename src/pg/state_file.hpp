@@ -35,15 +35,28 @@ struct ReservedState {
 
 enum class StateRead : uint8 { ok, missing, corrupt, io_error };
 
+// Why a file that can be read is not used until a superuser accepts it
+// (locality_uuid_accept_state_file()): nothing proves it is this server's
+// newest copy, and an older one would hand out its ids again.
+enum class StateDoubt : uint8 {
+    none,
+    late,     // read after the start could not read it (put back or replaced meanwhile)
+    foreign,  // written by a cluster with another system identifier
+};
+
 // Reads the file from the current directory (the data directory).
 StateRead read_state_file(ReservedState *state);
 
 // Writes it durably through PostgreSQL's file layer (a temporary file and
 // durable_rename). No ERROR is raised, so it may run while the reservation
-// lock is held: on failure it returns false with errno set (and fd.c has
-// logged why). A failed fsync follows data_sync_retry, as PostgreSQL's own
-// files do (PANIC unless data_sync_retry is on).
-bool write_state_file(const ReservedState &state);
+// lock is held: on failure it returns false with errno set (saved at the
+// failing call), and *renamed says whether the file may have changed all
+// the same (durable_rename renames before its last fsyncs). A failed fsync
+// is reported at LOG by fd.c and returns false: it never PANICs, whatever
+// data_sync_retry says (that setting governs only fsync_fname()), and the
+// next attempt writes a new temporary file rather than fsyncing pages
+// whose error the kernel may already have cleared.
+bool write_state_file(const ReservedState &state, bool *renamed = nullptr);
 
 // Each mark of `from` that is higher than `into`'s, raised in `into`.
 void raise_marks(ReservedState *into, const ReservedState &from);

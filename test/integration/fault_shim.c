@@ -9,7 +9,9 @@
  *   'n'  write fails with ENOSPC (a full disk)
  *   'e'  write fails with EIO
  *   'h'  write hangs until the byte changes (at most 120 s), then goes on
- * Every other file is untouched.
+ * Every other file is untouched. Each write that fails is counted: one
+ * byte appended to FAULT_SHIM_FILE.count, so a test can tell how often the
+ * server tried.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -27,6 +29,27 @@ static const char *const targets[] = {"locality_uuid.state.tmp", "locality_uuid.
 
 static volatile const char *mode;
 static unsigned char watched[MAX_FD];
+
+/* Appends one byte to FAULT_SHIM_FILE.count (through the real open and write). */
+static void count_failure(ssize_t (*real_write)(int, const void *, size_t))
+{
+	static int (*real_open)(const char *, int, ...);
+	char path[4096];
+	const char *base = getenv("FAULT_SHIM_FILE");
+	int fd;
+
+	if (base == NULL || strlen(base) > sizeof(path) - 7)
+		return;
+	if (real_open == NULL)
+		real_open = (int (*)(const char *, int, ...)) dlsym(RTLD_NEXT, "open");
+	strcpy(path, base);
+	strcat(path, ".count");
+	fd = real_open(path, O_WRONLY | O_APPEND | O_CREAT, 0666);
+	if (fd < 0)
+		return;
+	(void) real_write(fd, "x", 1);
+	close(fd);
+}
 
 static void attach(void)
 {
@@ -100,14 +123,10 @@ ssize_t write(int fd, const void *buf, size_t len)
 		attach();
 		for (waited = 0; mode != NULL && *mode == 'h' && waited < 1200; waited++)
 			usleep(100000);
-		if (mode != NULL && *mode == 'n')
+		if (mode != NULL && (*mode == 'n' || *mode == 'e'))
 		{
-			errno = ENOSPC;
-			return -1;
-		}
-		if (mode != NULL && *mode == 'e')
-		{
-			errno = EIO;
+			count_failure(real);
+			errno = *mode == 'n' ? ENOSPC : EIO;
 			return -1;
 		}
 	}

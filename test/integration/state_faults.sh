@@ -6,7 +6,8 @@
 #
 #   full disk  writes of locality_uuid.state.tmp fail with ENOSPC (fault_shim.c):
 #              ids up to the mark, then error 53100 with the file's name; the
-#              file keeps its marks; ids again once writes succeed
+#              file keeps its marks; one write attempt per 100 ms, not one
+#              per draw; ids again once writes succeed
 #   EIO        the same with an I/O error
 #   rollover   the next window's run is reserved with the current one's: its
 #              first id needs no write (checked with writes failing)
@@ -16,8 +17,20 @@
 #              with SIGKILL: crash restart, a readable file, counters past its
 #              marks
 #   corrupt    a truncated file at start: the server starts, ids fail with
-#              XX001 until the file is restored, then continue past its marks
+#              XX001; the file put back is in doubt (55000) until a superuser
+#              accepts it, then ids continue past its marks
 #   unreadable a file the server may not read at start: 42501, the same
+#   old copy   an older copy put back after a failed start (review F3): its
+#              given-time sequential ids are refused until accepted; after a
+#              new node_id, as the HINT says, none repeats an earlier one
+#   foreign    a file of another cluster (system identifier): refused until
+#              accepted, then stamped with this cluster's
+#   missing    no file at start: a WARNING, not silence
+#   crash, file unwritable   crash recovery of the server's own WAL writes
+#              no file (review F1): with writes failing (ENOSPC) or the
+#              file read-only to the server, a backend killed with SIGKILL
+#              brings the server back; ids fail with the file's error, then
+#              resume
 #   replayed   a corrupt file found by crash recovery: the replayed
 #              reservations replace it, ids are made at once, past its marks
 #   glitch     a clock 64 windows ahead for a moment poisons a run slot;
@@ -90,20 +103,31 @@ generate_until_error() {
   done
   echo "$best"
 }
+# After a failed write no backend tries again for 100 ms (reservation.cpp).
+retry_pause() { sleep 0.3; }
 for kind in n:"No space left on device":53100 e:"Input/output error":58030; do
   IFS=: read -r code text state <<<"$kind"
   q -c "SELECT locality_uuid_at($FIXED, false)" >/dev/null
   mark=$(state_value variable)
+  : >"$WORK/fault.count"
+  chmod 666 "$WORK/fault.count"  # the server (postgres) appends to it
   fault "$code"
+  start_ms=$(date +%s%3N)
   last=$(generate_until_error)
+  attempts=$(stat -c %s "$WORK/fault.count")
+  took_ms=$(( $(date +%s%3N) - start_ms ))
   err=$(error_of "SELECT locality_uuid_at($FIXED, false)")
   check "'$text': ids stop at the mark (last position $last < mark $mark, file unchanged)" \
     '[ "$last" -ge 0 ] && [ "$last" -lt "$mark" ] && [ "$(state_value variable)" = "$mark" ]'
+  # Every draw of the half reservation before the mark (2^21) used to try.
+  check "... trying to write $attempts times in ${took_ms} ms of draws past the half mark, not once per draw" \
+    '[ "$attempts" -ge 1 ] && [ "$attempts" -le $(( took_ms / 100 + 10 )) ]'
   check "... with error $state and the file's name: ${err:0:160}" \
     'grep -q "ERROR:  $state: could not reserve ids in \"locality_uuid.state\": $text" <<<"$err" && grep -q "HINT:  Free space" <<<"$err"'
   check "... while the server serves everything else, Hot Guids for a given time below their mark included" \
     'up && [ -n "$(q -c "SELECT gen_random_uuid()")" ] && [ -n "$(q -c "SELECT hot_guid(1, $FIXED)")" ]'
   fault 0
+  retry_pause
   next=$(q -c "SELECT $(position_sql id) FROM (SELECT locality_uuid_at($FIXED, false) AS id) s")
   check "... and ids resume once the file can be written (position $next >= $mark, new mark $(state_value variable))" \
     '[ "$next" -ge "$mark" ] && [ "$(state_value variable)" -gt "$mark" ]'
@@ -122,6 +146,7 @@ next_window=$(error_of "SELECT locality_uuid_timestamp(locality_uuid(true))")
 freeze_clock $((future + 1200000))
 after_next=$(error_of "SELECT locality_uuid(true)")
 fault 0
+retry_pause
 freeze_clock 0
 check "with writes failing, the next window's first id needs none (its run was reserved ahead): $next_window" \
   '! grep -q ERROR <<<"$next_window"'
@@ -173,15 +198,122 @@ for kind in corrupt:XX001:"is corrupt" unreadable:42501:"Permission denied"; do
   err=$(error_of "SELECT locality_uuid()")
   check "$how file: the server starts and serves everything else" 'up && [ -n "$(q -c "SELECT gen_random_uuid()")" ]'
   check "... server-wide ids fail with $state: ${err:0:150}" \
-    'grep -q "ERROR:  $state: .*locality_uuid.state.*$text" <<<"$err" && grep -q "HINT:  Restore the file" <<<"$err"'
+    'grep -q "ERROR:  $state: .*locality_uuid.state.*$text" <<<"$err" && grep -q "HINT:  Put back the newest copy" <<<"$err"'
   check "... and the log says so at start" 'grep -q "locality_uuid.state.*$text" "$WORK/server.log"'
   err=$(error_of "SELECT hot_guid(1, $FIXED)")
   check "... Hot Guids too" 'grep -q "ERROR:  $state" <<<"$err"'
   cp -p "$WORK/state.good" "$DATA/locality_uuid.state.restored"
   mv "$DATA/locality_uuid.state.restored" "$DATA/locality_uuid.state"
+  err=$(error_of "SELECT locality_uuid()")
+  check "... put back, the file is in doubt until a superuser accepts it (55000): ${err:0:150}" \
+    'grep -q "ERROR:  55000: \"locality_uuid.state\" changed after the start could not read it" <<<"$err" &&
+     grep -q "HINT:  If it is the newest copy, accept it with SELECT locality_uuid_accept_state_file()" <<<"$err"'
+  accepted=$(q -c "SELECT locality_uuid_accept_state_file()")
   next=$(q -c "SELECT $(position_sql id) FROM (SELECT locality_uuid_at($FIXED, false) AS id) s")
-  check "... restored, ids resume without a restart, past the marks (position $next >= $mark)" '[ "$next" -ge "$mark" ]'
+  check "... accepted ($accepted), ids resume without a restart, past the marks (position $next >= $mark)" \
+    '[ "$accepted" = "accepted: counters continue past its marks" ] && [ "$next" -ge "$mark" ]'
+  check "... and a second accept has nothing to do" \
+    '[ "$(q -c "SELECT locality_uuid_accept_state_file()")" = "in use already: nothing to accept" ]'
 done
+
+# --- an older copy put back (review F3) -------------------------------------------
+# Given-time sequential ids of one time, in three batches of 3M: a copy of
+# the file after the first, a truncated file at start after the second,
+# the copy put back. The third batch is refused until accepted; the HINT's
+# path for a copy that may be older (a new node_id, then accept) makes ids
+# that never equal the second batch's with the pid field masked. Before
+# 1.2's review the copy was used at once and 2.7M of them repeated.
+masked() { echo "overlay(uuid_send($1) placing '\\x0000'::bytea from 5 for 2)"; }
+batch() {  # batch TABLE: 3M given-time sequential ids of one time into TABLE
+  q -c "CREATE TABLE $1 AS SELECT $(masked "locality_uuid_at($FIXED, true)") AS m FROM generate_series(1, 3000000)"
+}
+batch batch1
+cp -p "$DATA/locality_uuid.state" "$WORK/state.copy"
+batch batch2
+pgctl stop -m fast
+sed -i '/^end$/d' "$DATA/locality_uuid.state"
+pgctl start
+cp -p "$WORK/state.copy" "$DATA/locality_uuid.state"
+err=$(error_of "SELECT locality_uuid_at($FIXED, true)")
+check "an older copy put back after a failed start: given-time ids are refused (55000): ${err:0:120}" \
+  'grep -q "ERROR:  55000" <<<"$err" && grep -q "first give this server a new locality_uuid.node_id" <<<"$err"'
+printf "locality_uuid.node_id = 4244\nlocality_uuid.machine_name = 'faults-after-copy'\n" >>"$DATA/postgresql.conf"
+q -c "SELECT pg_reload_conf()" >/dev/null
+sleep 0.5
+q -c "SELECT locality_uuid_accept_state_file()" >/dev/null
+batch batch3
+repeats=$(q -c "SELECT count(*) FROM batch3 JOIN batch2 USING (m)")
+earlier=$(q -c "SELECT count(*) FROM batch3 JOIN batch1 USING (m)")
+made=$(q -c "SELECT count(DISTINCT m) FROM batch3")
+check "... after a new node_id and the accept, 3M more ($made distinct): $repeats equal the second batch, $earlier the first (pid masked)" \
+  '[ "$made" = 3000000 ] && [ "$repeats" = 0 ] && [ "$earlier" = 0 ]'
+q -c "DROP TABLE batch1, batch2, batch3"
+
+# --- a file of another cluster ----------------------------------------------------
+this_cluster=$(state_value system_identifier)
+pgctl stop -m fast
+sed -i "s/^system_identifier .*/system_identifier 1234567890123456789/" "$DATA/locality_uuid.state"
+pgctl start
+err=$(error_of "SELECT locality_uuid()")
+check "a file written by another cluster is refused until accepted (55000): ${err:0:160}" \
+  'grep -q "ERROR:  55000: \"locality_uuid.state\" was written by another cluster" <<<"$err" &&
+   grep -q "Its system identifier is 1234567890123456789, this cluster.s is $this_cluster" <<<"$err"'
+check "... and the start logs it" 'grep -q "was written by another cluster" "$WORK/server.log"'
+q -c "SELECT locality_uuid_accept_state_file()" >/dev/null
+check "... accepted, ids are made and the file is this cluster's" \
+  '[ -n "$(q -c "SELECT locality_uuid()")" ] && [ "$(state_value system_identifier)" = "$this_cluster" ]'
+
+# --- no file at start ---------------------------------------------------------------
+pgctl stop -m fast
+mv "$DATA/locality_uuid.state" "$WORK/state.moved"
+pgctl start
+check "no file at start: a WARNING in the log, not silence" \
+  'grep -q "WARNING:  locality_uuid: server-wide counters start fresh: no \"locality_uuid.state\"" "$WORK/server.log"'
+pgctl stop -m fast
+mv "$WORK/state.moved" "$DATA/locality_uuid.state"
+pgctl start
+
+# --- crash recovery with a file that cannot be written (review F1) ----------------
+# Crash recovery replays the server's own reservations, which the file
+# holds already: it writes nothing, so a file that cannot be written no
+# longer keeps the server down after a crash. PostgreSQL 15+ (WAL records).
+crash_with_unwritable_file() {  # crash_with_unwritable_file enospc|read-only-directory SQLSTATE
+  local state=$2
+  q -c "CHECKPOINT"
+  local before after
+  before=$(state_value variable)
+  q -c "SELECT count(locality_uuid_at($FIXED, false)) FROM generate_series(1, 4200000)" >/dev/null
+  after=$(state_value variable)
+  # A read-only data directory: the server cannot create the temporary
+  # file (its other files are in subdirectories, or open already).
+  if [ "$1" = enospc ]; then fault n; else chmod 555 "$DATA"; fi
+  local victim
+  q -c "SELECT pg_sleep(60)" >/dev/null 2>&1 &
+  sleep 0.5
+  victim=$(q -c "SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'")
+  local crashed_at=$SECONDS
+  kill -9 "$victim"
+  wait || true
+  for _ in $(seq 100); do up && break; sleep 0.2; done
+  local back=$((SECONDS - crashed_at))
+  check "$1: refills after the checkpoint ($before -> $after), state file unwritable, a backend killed: the server is back in ${back}s" \
+    'up && [ "$after" -gt "$before" ] && [ "$back" -le 20 ]'
+  check "... the log shows the crash and no startup failure" \
+    'grep -q "terminated by signal 9" "$WORK/server.log" && ! grep -q "aborting startup due to startup process failure" "$WORK/server.log"'
+  local err
+  err=$(error_of "SELECT locality_uuid_at($FIXED, false)")
+  check "... ids fail with the file's error ($state): ${err:0:110}" 'grep -q "ERROR:  $state: could not reserve ids" <<<"$err"'
+  if [ "$1" = enospc ]; then fault 0; else chmod 700 "$DATA"; fi
+  retry_pause
+  local next
+  next=$(q -c "SELECT $(position_sql id) FROM (SELECT locality_uuid_at($FIXED, false) AS id) s" 2>&1 || true)
+  check "... and resume, past the replayed marks, once it can be written ($next >= $after)" \
+    '[[ $next =~ ^[0-9]+$ ]] && [ "$next" -ge "$after" ]'
+}
+if [ "$PG_MAJOR" -ge 15 ]; then
+  crash_with_unwritable_file enospc 53100
+  crash_with_unwritable_file read-only-directory 42501
+fi
 
 # --- a corrupt file found by crash recovery -----------------------------------------
 # Every reservation record holds every mark as of that record, so replaying
