@@ -23,9 +23,9 @@
 #             one replays; immediate stop; the old one is promoted.
 #   PITR      a base backup; a full side; a restore point; more ids; recovery
 #             to the restore point and promotion; the restored server's side.
-#   pg_upgrade the cluster is upgraded and the state file carried over as
-#             README says; a cluster without the file starts at random
-#             counters, not at 0.
+#   pg_upgrade the cluster is upgraded and the state file carried over and
+#             accepted as README says; a cluster without the file starts at
+#             random counters, not at 0.
 #
 # Ids made after the point a server was restored or rewound to are not in
 # its data and are not covered (as with nextval()); their overlap is
@@ -328,6 +328,13 @@ check "a cluster without the file starts its given-time sequential counter at ra
 cp "$WORK/$upgrade_from/locality_uuid.state" "$WORK/u/locality_uuid.state"
 chown postgres "$WORK/u/locality_uuid.state"
 pgctl u start
+# The carried file is another cluster's (pg_upgrade makes a new system
+# identifier): ids wait until a superuser accepts it, as README says.
+out=$(refused u "SELECT locality_uuid()")
+check "the carried-over file is refused until accepted (another cluster's): ${out:0:100}" \
+  'grep -q "55000: \"locality_uuid.state\" was written by another cluster" <<<"$out"'
+accepted=$(q u -c "SELECT locality_uuid_accept_state_file()")
+check "... and accepted: $accepted" '[ "$accepted" = "accepted: counters continue past its marks" ]'
 side u u7 short
 no_shared_ids "pg_upgrade" "$old_side" u7
 [ "$PG_MAJOR" -ge 15 ] && no_shared_ids "every covered side together" a1 b2 b3 a4 a5 p6 u7
