@@ -401,10 +401,25 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, bool rel
 }
 
 void close_current_hot_second(SharedCounters *s) {
+    if (s == nullptr) return;
     // Crash recovery replays only what the file already held; a standby, a
     // point-in-time recovery or a start from a backup replays seconds its
     // origin opened beyond the file's.
-    if (s != nullptr && s->hot_seconds_replayed > s->hot_seconds_in_file) close_hot_seconds(s);
+    if (s->hot_seconds_replayed > s->hot_seconds_in_file) close_hot_seconds(s);
+    if (!s->replays_another) return;  // the start opened what it could
+    // A clock behind the seconds the origin reserved (a standby's clock
+    // behind its primary's): as a restart does, open the first second no id
+    // can carry yet, rather than refuse clock Hot Guids until the clock
+    // catches up. Reserved in the file first; the first refill logs it.
+    // Nothing generates yet: recovery has not ended.
+    const uint64 now = static_cast<uint64>(locality::wall_clock_millis() / 1000);
+    ReservedState written = snapshot(s);
+    const uint64 unused_second = written.hot_seconds;
+    if (now + 1 >= unused_second) return;
+    written.system_identifier = s->on_disk.system_identifier;
+    written.timeline = s->on_disk.timeline;
+    written.hot_seconds = unused_second + kHotSecondsAhead;
+    if (write_marks(s, written)) open_hot_second(s, unused_second, written.hot_seconds);
 }
 
 }  // namespace locality_pg

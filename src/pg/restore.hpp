@@ -55,7 +55,9 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, bool rel
 
 // The end of recovery: Hot Guids of the current second (or of a later
 // reserved one) may have been made by the server whose WAL was replayed;
-// those seconds count as full.
+// those seconds count as full. After another server's WAL, a clock behind
+// the seconds it reserved gets the first unused one opened (as a restart
+// does), so clock Hot Guids are made at once, up to two seconds ahead.
 void close_current_hot_second(SharedCounters *s);
 
 }  // namespace locality_pg

@@ -16,6 +16,17 @@
 #   failover  after the base backup the primary makes a full side; the standby
 #             replays it and refuses to make ids (SQLSTATE 25006) while
 #             decoding works; immediate stop; promote; the new primary's side.
+#   hot second the new primary makes 2^20 clock Hot Guids in one held
+#             second; a standby that started a second earlier replays them,
+#             is promoted with its clock at that second, and makes 16M clock
+#             Hot Guids: none repeats a masked one of its primary (a promotion
+#             that does not close the replayed second repeats about a
+#             million), and none is refused, also with its clock 10 s behind
+#             (an unused second is opened, as at a restart).
+#   backup_label a copy taken with pg_backup_start while its origin opens a
+#             Hot Guid second, started with the backup_label and no signal
+#             file, its clock a minute behind: 16M clock Hot Guids, none
+#             equal to the origin's of that second (pid masked).
 #   no library a standby without the library stops at the first record, with
 #             PostgreSQL's message, and replays once the library is back.
 #   pg_rewind the old primary, after making ids of its own, is rewound to
@@ -43,11 +54,12 @@ FROZEN_MS=1767225601000  # 2026-01-01 00:00:01 UTC: every server's clock
 SHORT=65536
 failures=0
 declare -A PORT
+declare -A CLOCK_OF  # a node's own clock file, if not the shared $WORK/clock
 
 check() { if eval "$2"; then echo "ok:   $1"; else echo "FAIL: $1"; failures=$((failures + 1)); fi; }
 pgctl() {  # pgctl NODE ARGS...
   local node=$1; shift
-  as_postgres env LD_PRELOAD="$WORK/clock_shim.so" CLOCK_SHIM_FILE="$WORK/clock" \
+  as_postgres env LD_PRELOAD="$WORK/clock_shim.so" CLOCK_SHIM_FILE="${CLOCK_OF[$node]:-$WORK/clock}" \
     timeout 120 "$BIN/pg_ctl" -D "$WORK/$node" -l "$WORK/$node.log" -w "$@" >/dev/null
 }
 q() {  # q NODE PSQL-ARGS...
@@ -63,8 +75,11 @@ trap cleanup EXIT
 
 # --- servers --------------------------------------------------------------------
 build_shim clock_shim "$WORK"
-python3 -c "import struct,sys; open(sys.argv[1], 'wb').write(struct.pack('<qq', 0, int(sys.argv[2])))" \
-  "$WORK/clock" "$FROZEN_MS"
+set_clock() {  # set_clock FILE UNIX-MS: hold the clock of the servers reading FILE there
+  python3 -c "import struct,sys; open(sys.argv[1], 'wb').write(struct.pack('<qq', 0, int(sys.argv[2])))" "$1" "$2"
+  chown postgres "$1"
+}
+set_clock "$WORK/clock" "$FROZEN_MS"
 chown -R postgres "$WORK"
 
 # set_port NODE: a port of its own, last in its postgresql.conf (a base
@@ -239,6 +254,77 @@ if [ "$PG_MAJOR" -ge 15 ]; then
   promote b
   side b b2 short
   no_shared_ids "failover" a1 b2
+
+  # --- clock Hot Guids across a promotion -------------------------------------------
+  echo; echo "== clock Hot Guids across a promotion"
+  # hot_promotion STANDBY SECOND BEHIND: a new standby of b held one second
+  # earlier, b's 2^20 clock Hot Guids of SECOND replayed, the standby
+  # promoted (b runs on: only the standby's ids are compared with b's) with
+  # its clock BEHIND seconds before SECOND.
+  hot_promotion() {
+    local e=$1 t=$2 behind=$3 out
+    CLOCK_OF[$e]=$WORK/clock-$e
+    set_clock "${CLOCK_OF[$e]}" $(( (t - 1) * 1000 ))
+    base_backup b "$e" -R
+    echo "archive_mode = off" >>"$WORK/$e/postgresql.conf"  # its timeline stays out of the archive
+    pgctl "$e" start  # its start closes second t - 1
+    set_clock "$WORK/clock" $(( t * 1000 ))
+    q b -c "DROP TABLE IF EXISTS hot_primary"
+    q b -c "CREATE TABLE hot_primary AS
+              SELECT set_byte(set_byte(uuid_send(hot_guid(7)), 6, 0), 8, 0) AS m FROM generate_series(1, 1048576)"
+    wait_replay b "$e"
+    set_clock "${CLOCK_OF[$e]}" $(( (t - behind) * 1000 ))
+    promote "$e"
+    out=$(q "$e" -F ' ' -c "SET work_mem = '256MB'; SET statement_timeout = '300s';
+            WITH made AS (SELECT hot_guid(7) AS id FROM generate_series(1, 16000000))
+            SELECT count(*), count(p.m), min(extract(epoch FROM hot_guid_timestamp(made.id)))::bigint,
+                   max(extract(epoch FROM hot_guid_timestamp(made.id)))::bigint
+            FROM made LEFT JOIN hot_primary p ON p.m = set_byte(set_byte(uuid_send(made.id), 6, 0), 8, 0)" 2>&1 || true)
+    check "clock ${behind}s behind: 16M clock Hot Guids made at once after the promotion, all in second $((t + 2)), 0 repeat the primary's 2^20 of second $t, pid masked (made, repeats, first and last second: ${out:0:120})" \
+      '[ "$out" = "16000000 0 $((t + 2)) $((t + 2))" ]'
+    pgctl "$e" stop -m fast
+    set_clock "$WORK/clock" "$FROZEN_MS"
+  }
+  hot_promotion e $(( FROZEN_MS / 1000 + 100 )) 0
+  hot_promotion f $(( FROZEN_MS / 1000 + 200 )) 10
+
+  # --- a start from a backup_label without a signal file (review F2) ---------------
+  # b makes one clock Hot Guid two seconds before u (its file then holds
+  # seconds below u); a copy is taken with pg_backup_start, and b's clock
+  # moves to u, where b makes 500k more; the copy, with pg_backup_stop's
+  # label and b's WAL, is started with no signal file and its clock a
+  # minute behind. It replays b's opening of second u and must not make ids
+  # in it: 16M clock Hot Guids, 0 equal to b's of second u (pid masked).
+  echo; echo "== a start from a backup_label without a signal file"
+  u=$(( FROZEN_MS / 1000 + 300 ))
+  set_clock "$WORK/clock" $(( (u - 2) * 1000 ))
+  q b -c "SELECT hot_guid(1)" >/dev/null
+  CLOCK_OF[r]=$WORK/clock-r
+  set_clock "${CLOCK_OF[r]}" $(( (u - 60) * 1000 ))
+  q b >/dev/null <<SQL
+SELECT pg_backup_start('locality-F2', true);
+\! cp -a $WORK/b $WORK/r && rm -f $WORK/r/postmaster.pid $WORK/r/pg_wal/0*
+\! python3 -c "import struct,sys; open(sys.argv[1], 'r+b').write(struct.pack('<qq', 0, int(sys.argv[2])))" $WORK/clock $(( u * 1000 ))
+CREATE TABLE hot_origin AS SELECT set_byte(set_byte(uuid_send(hot_guid(1)), 6, 0), 8, 0) AS m FROM generate_series(1, 500000);
+\o $WORK/r/backup_label
+SELECT labelfile FROM pg_backup_stop(false);
+\o
+SQL
+  cp -a "$WORK"/b/pg_wal/0* "$WORK/r/pg_wal/"
+  echo "archive_mode = off" >>"$WORK/r/postgresql.conf"  # its WAL stays out of b's archive
+  chown -R postgres "$WORK/r"
+  set_port r
+  pgctl r start
+  for _ in $(seq 300); do [ "$(q r -c "SELECT pg_is_in_recovery()" 2>/dev/null)" = f ] && break; sleep 0.2; done
+  out=$(q r -F ' ' -c "SET work_mem = '256MB'; SET statement_timeout = '300s';
+          WITH made AS (SELECT hot_guid(1) AS id FROM generate_series(1, 16000000))
+          SELECT count(*), count(p.m), min(extract(epoch FROM hot_guid_timestamp(made.id)))::bigint,
+                 max(extract(epoch FROM hot_guid_timestamp(made.id)))::bigint
+          FROM made LEFT JOIN hot_origin p ON p.m = set_byte(set_byte(uuid_send(made.id), 6, 0), 8, 0)" 2>&1 || true)
+  check "started from a backup_label, its clock a minute behind: 16M clock Hot Guids in second $((u + 2)), 0 equal to the origin's 500k of second $u, pid masked (made, repeats, seconds: ${out:0:120})" \
+    '[ "$out" = "16000000 0 $((u + 2)) $((u + 2))" ]'
+  pgctl r stop -m fast
+  set_clock "$WORK/clock" "$FROZEN_MS"
 
   # --- a standby without the library --------------------------------------------
   echo; echo "== a standby without the library"
