@@ -58,11 +58,20 @@ int release_future_runs(SharedCounters *s, uint32 now_window, uint32 *windows) {
     int released = 0;
     for (uint32 i = 0; i < locality::kRunSlots; ++i) {
         // window + 1 of the slot's newest run, drawn or reserved
-        const uint64 held = Max(next.runs[i], pg_atomic_read_u64(&s->runs[i].value)) >> 32;
+        const uint64 counter = pg_atomic_read_u64(&s->runs[i].value);
+        const uint64 held = Max(next.runs[i], counter) >> 32;
         if (held == 0 || held - 1 < first_future) continue;
         windows[released++] = static_cast<uint32>(held - 1);
         released_slot[i] = true;
-        next.runs[i] = closed_run(i, now_window);
+        // A slot whose run the glitch only reserved ahead (the next window
+        // of the glitch's) still counts a real window: its mark goes back
+        // to that run, covering what was drawn of it, and nothing is
+        // closed (review F10). A slot whose run the glitch took over lost
+        // the real window's count: closed.
+        next.runs[i] = (counter >> 32) != 0 && (counter >> 32) - 1 < first_future
+                           ? ((counter >> 32) << 32) |
+                                 Min((counter & 0xFFFFFFFF) + kReserve, static_cast<uint64>(locality::kRunIds))
+                           : closed_run(i, now_window);
     }
     if (released > 0) {
         stamp_cluster(&next);

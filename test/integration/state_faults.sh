@@ -36,7 +36,8 @@
 #   glitch     a clock 64 windows ahead for a moment poisons a run slot;
 #              locality_uuid_release_future_windows() releases it and closes
 #              the real window whose run the glitch replaced; crash recovery
-#              replays the release after the glitch's refill
+#              replays the release after the glitch's refill; a glitch whose
+#              reserved-ahead slot is the real window's closes nothing there
 #   full run   a run reserved to the end of its window rewrites no file for
 #              its last 2^21 ids
 set -euo pipefail
@@ -389,6 +390,23 @@ check "... also after a crash recovery that replays the glitch's refill and then
   '[ "$at" = $(( t0 + window_ms )) ]'
 check "... and a second call releases nothing" \
   '[ "$(q -c "SELECT count(*) FROM locality_uuid_release_future_windows()")" = 0 ]'
+
+# A glitch 127 windows ahead reserves the run of its next window in the
+# slot of the real window: the release closes nothing there, on disk
+# either, so that window's ids go on after a restart (review F10; 1.2
+# closed it in the file only, and a restart then refused it with 54000).
+w1=$(( w0 + 200 ))
+t1=$(( w1 * window_ms + 1000 ))
+freeze_clock "$t1"
+q -c "SELECT locality_uuid(true)" >/dev/null
+freeze_clock $(( t1 + 127 * window_ms ))
+q -c "SELECT locality_uuid(true)" >/dev/null
+freeze_clock "$t1"
+released=$(q -c "SELECT count(*) FROM locality_uuid_release_future_windows()")
+pgctl restart -m fast
+at=$(made_at)
+check "a glitch 127 windows ahead released ($released windows): the real window whose slot it reserved ahead keeps its run after a restart ($at = $t1)" \
+  '[ "$released" = 2 ] && [ "$at" = "$t1" ]'
 freeze_clock "$t0"
 
 # --- a run reserved to the end of its window ----------------------------------------

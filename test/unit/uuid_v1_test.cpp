@@ -19,17 +19,21 @@ using namespace locality_test;
 namespace {
 const std::uint8_t kMac[6] = {0x44, 0x88, 0x99, 0x36, 0x57, 0x32};
 
-unsigned __int128 calendar_ticks(std::int64_t unix_micros) {
+// Every v1 time is on or after 1582-10-15 and below 2^60 ticks (about
+// 1.15e18), so unsigned 64-bit arithmetic holds it on every target (no
+// __int128, which 32-bit targets lack).
+std::uint64_t calendar_ticks(std::int64_t unix_micros) {
     const std::int64_t gregorian_day0 = days_from_civil(1582, 10, 15);
     const std::int64_t secs = floor_div(unix_micros, 1000000);
     const std::int64_t micros = unix_micros - secs * 1000000;
     const std::int64_t days = floor_div(secs, 86400);
     const std::int64_t sec_of_day = secs - days * 86400;
-    const __int128 total_secs = static_cast<__int128>(days - gregorian_day0) * 86400 + sec_of_day;
-    return static_cast<unsigned __int128>(total_secs * 10000000 + micros * 10);
+    const auto total_secs = static_cast<std::uint64_t>(days - gregorian_day0) * 86400 +
+                            static_cast<std::uint64_t>(sec_of_day);
+    return total_secs * 10000000 + static_cast<std::uint64_t>(micros) * 10;
 }
 
-std::string rfc_fields_text(unsigned __int128 ticks, unsigned clock_seq, const std::uint8_t mac[6]) {
+std::string rfc_fields_text(std::uint64_t ticks, unsigned clock_seq, const std::uint8_t mac[6]) {
     const auto t = static_cast<unsigned long long>(ticks);
     const unsigned long long time_low = t & 0xffffffffull;
     const unsigned long long time_mid = (t >> 32) & 0xffff;
@@ -88,10 +92,10 @@ TEST(UuidV1, RandomTimesMatchTheCalendarFormulaAndRoundTrip) {
         for (auto &b : mac) b = static_cast<std::uint8_t>(rng());
         Uuid16 u{};
         ASSERT_EQ(form_v1(us, cs, mac, &u), V1Status::ok);
-        const unsigned __int128 expected_ticks = calendar_ticks(us);
+        const std::uint64_t expected_ticks = calendar_ticks(us);
         ASSERT_EQ(hex(u), rfc_fields_text(expected_ticks, cs, mac)) << us;
         ASSERT_TRUE(is_rfc_v1(u));
-        ASSERT_EQ(v1_ticks(u), static_cast<std::uint64_t>(expected_ticks));
+        ASSERT_EQ(v1_ticks(u), expected_ticks);
         ASSERT_EQ(unix_micros_from_v1_ticks(v1_ticks(u)), us);
         ASSERT_EQ(v1_clock_seq(u), cs);
     }
