@@ -243,6 +243,18 @@ REVOKE ALL ON FUNCTION locality_uuid_accept_state_file() FROM PUBLIC;
 COMMENT ON FUNCTION locality_uuid_accept_state_file() IS
     'Makes the state file now in the data directory (or fresh counters, if there is none) this server''s, after it was put back or came from another cluster';
 
+-- After a forward clock glitch, clock Hot Guids carry the glitch's second
+-- until real time reaches it, then refuse: this releases those seconds
+-- (README, Hot Guids). Superusers only, or roles granted EXECUTE.
+CREATE FUNCTION hot_guid_release_future_seconds(
+        OUT released_from pg_catalog.timestamptz, OUT released_to pg_catalog.timestamptz)
+    RETURNS SETOF pg_catalog.record
+    AS 'MODULE_PATHNAME', 'hot_guid_release_future_seconds'
+    LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+REVOKE ALL ON FUNCTION hot_guid_release_future_seconds() FROM PUBLIC;
+COMMENT ON FUNCTION hot_guid_release_future_seconds() IS
+    'Releases the clock Hot Guid seconds reserved ahead of the clock (after a forward clock glitch) and returns them';
+
 -- Backfills: a column filled from an expression of each row, in batches of
 -- batch_size rows in key order with a COMMIT each, so a live table is never
 -- locked for long and a stopped run resumes where it stopped. PL/pgSQL,

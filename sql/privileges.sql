@@ -25,10 +25,12 @@ SELECT form_uuid_v1('2020-01-01+00', 1, '44:88:99:36:57:32') AS v1,
        uuid_v1_clock_seq('6b54058a-a413-11e6-b501-a0999b048337') AS v1_clock_seq,
        uuid_v1_node('6b54058a-a413-11e6-b501-a0999b048337') AS v1_node;
 
--- Releasing runs affects every id of the server, and so does accepting a
--- state file in doubt: superusers only, or roles granted EXECUTE.
+-- Releasing runs or Hot Guid seconds affects every id of the server, and so
+-- does accepting a state file in doubt: superusers only, or roles granted
+-- EXECUTE.
 SELECT * FROM locality_uuid_release_future_windows();
 SELECT locality_uuid_accept_state_file();
+SELECT * FROM hot_guid_release_future_seconds();
 
 -- The node id belongs to the server's configuration, not to a role.
 SET locality_uuid.node_id = 42;
@@ -58,10 +60,11 @@ FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::re
 WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'locality_uuid')
   AND p.pronamespace = 'app'::regnamespace;
 SELECT app.locality_uuid_version(app.locality_uuid()) AS installed_by_app;
--- Owning the (trusted) extension gives no right to release runs or to
--- accept a state file.
+-- Owning the (trusted) extension gives no right to release runs or
+-- seconds, or to accept a state file.
 SELECT * FROM app.locality_uuid_release_future_windows();
 SELECT app.locality_uuid_accept_state_file();
+SELECT * FROM app.hot_guid_release_future_seconds();
 SELECT extname, extowner::regrole AS owner FROM pg_extension WHERE extname = 'locality_uuid';
 DROP EXTENSION locality_uuid;
 DROP SCHEMA app CASCADE;

@@ -29,6 +29,24 @@ struct Released {
     uint32 windows[locality::kRunSlots];
 };
 
+// ERROR for a release that could not be written (release_runs.hpp).
+void report_release_failure(int result) {
+    if (result == locality_pg::kReleaseNotWritten)
+        ereport(ERROR, (errcode_for_file_access(),
+                        errmsg("could not write \"%s\": %m", locality_pg::kStateFile),
+                        errdetail("A release takes effect only once the file holds it; nothing was "
+                                  "released."),
+                        errhint("Free space in the data directory's file system, or make the file "
+                                "writable, and call the function again.")));
+    if (result == locality_pg::kReleaseNotDurable)
+        ereport(ERROR, (errcode_for_file_access(),
+                        errmsg("could not make \"%s\" durable: %m", locality_pg::kStateFile),
+                        errdetail("The file was renamed into place but its synchronisation failed: the "
+                                  "release may be partly applied, on this server only."),
+                        errhint("Call the function again once the file system works; until then "
+                                "shared memory and WAL hold what was reserved before.")));
+}
+
 // The server-wide counters of a primary, for an administrative action
 // (`verb`: "release sequential runs"), ERROR where there are none.
 locality_pg::SharedCounters *primary_counters(const char *verb) {
@@ -55,20 +73,7 @@ Released *release_now() {
     const int64 now_ms = locality::wall_clock_millis();
     r->count = locality_pg::release_future_runs(shared, locality::window_of(static_cast<uint64>(Max(now_ms, 0))),
                                                 r->windows);
-    if (r->count == locality_pg::kReleaseNotWritten)
-        ereport(ERROR, (errcode_for_file_access(),
-                        errmsg("could not write \"%s\": %m", locality_pg::kStateFile),
-                        errdetail("The runs are released only once the file no longer holds them; "
-                                  "nothing was released."),
-                        errhint("Free space in the data directory's file system, or make the file "
-                                "writable, and call the function again.")));
-    if (r->count == locality_pg::kReleaseNotDurable)
-        ereport(ERROR, (errcode_for_file_access(),
-                        errmsg("could not make \"%s\" durable: %m", locality_pg::kStateFile),
-                        errdetail("The file was renamed into place but its synchronisation failed: the "
-                                  "release may be partly applied, on this server only."),
-                        errhint("Call the function again once the file system works; until then the "
-                                "runs stay held in shared memory and WAL.")));
+    report_release_failure(r->count);
     std::sort(r->windows, r->windows + Max(r->count, 0));
     // In the server log too: the windows whose ids to re-key, even if the
     // result set is lost.
@@ -123,4 +128,41 @@ LOCALITY_SQL_FUNCTION(locality_uuid_accept_state_file) {
         case locality_pg::AcceptResult::accepted_fresh: done = "no file: counters start fresh"; break;
     }
     PG_RETURN_TEXT_P(cstring_to_text(done));
+}
+
+// hot_guid_release_future_seconds(): one row (released_from, released_to)
+// when clock Hot Guid seconds were reserved ahead of the clock, else none.
+LOCALITY_SQL_FUNCTION(hot_guid_release_future_seconds) {
+    FuncCallContext *fctx;
+    if (SRF_IS_FIRSTCALL()) {
+        fctx = SRF_FIRSTCALL_INIT();
+        const MemoryContext old = MemoryContextSwitchTo(fctx->multi_call_memory_ctx);
+        TupleDesc desc;
+        if (get_call_result_type(fcinfo, nullptr, &desc) != TYPEFUNC_COMPOSITE)
+            ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("return type must be a row type")));
+        fctx->tuple_desc = BlessTupleDesc(desc);
+        locality_pg::SharedCounters *shared = primary_counters("release Hot Guid seconds");
+        if (pg_atomic_read_u32(&shared->available) == 0) locality_pg::report_unavailable(shared);
+        const int64 now_ms = locality::wall_clock_millis();
+        auto *range = static_cast<uint64 *>(palloc0(2 * sizeof(uint64)));
+        const int released = locality_pg::release_future_hot_seconds(
+            shared, static_cast<uint64>(Max(now_ms, 0) / 1000), &range[0], &range[1]);
+        report_release_failure(released);
+        if (released == 1)
+            ereport(LOG, (errmsg("locality_uuid: released the clock Hot Guid seconds from %s to %s",
+                                 locality_pg::unix_millis_text(static_cast<int64>(range[0]) * 1000),
+                                 locality_pg::unix_millis_text(static_cast<int64>(range[1]) * 1000)),
+                          errdetail("Hot Guids made for those seconds carry future times; once real time "
+                                    "reaches them, their counters start again.")));
+        fctx->user_fctx = range;
+        fctx->max_calls = released == 1 ? 1 : 0;
+        MemoryContextSwitchTo(old);
+    }
+    fctx = SRF_PERCALL_SETUP();
+    if (fctx->call_cntr >= fctx->max_calls) SRF_RETURN_DONE(fctx);
+    const auto *range = static_cast<const uint64 *>(fctx->user_fctx);
+    Datum values[2] = {locality_pg::timestamptz_from_unix_micros(static_cast<int64>(range[0]) * 1000000),
+                       locality_pg::timestamptz_from_unix_micros(static_cast<int64>(range[1]) * 1000000)};
+    bool nulls[2] = {false, false};
+    SRF_RETURN_NEXT(fctx, HeapTupleGetDatum(heap_form_tuple(fctx->tuple_desc, values, nulls)));
 }

@@ -8,6 +8,7 @@ extern "C" {
 #endif
 }
 
+#include "hot_guid_generator.hpp"
 #include "marks.hpp"
 #include "reservation.hpp"
 #include "reservation_wal.hpp"
@@ -33,7 +34,61 @@ void announce_lowered_runs(SharedCounters *s) {
     pg_atomic_fetch_add_u32(&s->runs_released, 1);
 }
 
+// As a refill's waiters do: cancellable, and visible as an Extension wait
+// while a refill's fsync holds the lock.
+void acquire_interruptibly(SharedCounters *s) {
+    ConditionVariablePrepareToSleep(&s->raised);
+    while (!LWLockConditionalAcquire(s->lock, LW_EXCLUSIVE))
+        ConditionVariableTimedSleep(&s->raised, 100, PG_WAIT_EXTENSION);
+    ConditionVariableCancelSleep();
+}
+
+void release_lock(SharedCounters *s) {
+    LWLockRelease(s->lock);
+    ConditionVariableBroadcast(&s->raised);
+}
+
+// Writes the released marks (the file, then the WAL record): 0, or the
+// error code of release_future_runs with errno set. Releases the lock on
+// failure.
+int write_release(SharedCounters *s, ReservedState *next) {
+    stamp_cluster(next);
+    bool renamed = false;
+    if (!write_marks(s, *next, &renamed)) {
+        const int saved = errno;
+        release_lock(s);
+        errno = saved;
+        return renamed ? kReleaseNotDurable : kReleaseNotWritten;
+    }
+    log_release(*next);
+    return 0;
+}
+
 }  // namespace
+
+int release_future_hot_seconds(SharedCounters *s, uint64 now_second, uint64 *from, uint64 *to) {
+    acquire_interruptibly(s);
+    ReservedState next = snapshot(s);
+    if (next.hot_seconds <= now_second + 1 + kHotSecondsAhead) {
+        release_lock(s);
+        return 0;
+    }
+    *from = now_second + 1;
+    *to = next.hot_seconds;
+    next.hot_seconds = now_second + 1;
+    const int failed = write_release(s, &next);
+    if (failed != 0) return failed;
+    // The current second counts as full (ids of it made before the glitch
+    // are not known); the next one opens afresh from the draw mark.
+    const uint64 full_from = pg_atomic_read_u64(&s->hot_until.value) - locality::kHotIdsPerSecond;
+    pg_atomic_write_u64(&s->hot_seconds_until.value, next.hot_seconds);
+    pg_atomic_write_u64(&s->hot_opened.value, full_from);
+    pg_write_barrier();  // the opening draw before the second that uses it
+    pg_atomic_write_u64(&s->hot_second.value, ((now_second + 1) << 32) | static_cast<uint32>(full_from));
+    release_lock(s);
+    return 1;
+}
+
 
 void lower_runs(SharedCounters *s, const ReservedState &to) {
     for (uint32 i = 0; i < locality::kRunSlots; ++i) {
@@ -45,12 +100,7 @@ void lower_runs(SharedCounters *s, const ReservedState &to) {
 }
 
 int release_future_runs(SharedCounters *s, uint32 now_window, uint32 *windows) {
-    // As a refill's waiters do: cancellable, and visible as an Extension
-    // wait while a refill's fsync holds the lock.
-    ConditionVariablePrepareToSleep(&s->raised);
-    while (!LWLockConditionalAcquire(s->lock, LW_EXCLUSIVE))
-        ConditionVariableTimedSleep(&s->raised, 100, PG_WAIT_EXTENSION);
-    ConditionVariableCancelSleep();
+    acquire_interruptibly(s);
 
     ReservedState next = snapshot(s);
     const uint64 first_future = static_cast<uint64>(now_window) + locality::kRunSlots;
@@ -74,16 +124,8 @@ int release_future_runs(SharedCounters *s, uint32 now_window, uint32 *windows) {
                            : closed_run(i, now_window);
     }
     if (released > 0) {
-        stamp_cluster(&next);
-        bool renamed = false;
-        if (!write_marks(s, next, &renamed)) {
-            const int saved = errno;
-            LWLockRelease(s->lock);
-            ConditionVariableBroadcast(&s->raised);
-            errno = saved;
-            return renamed ? kReleaseNotDurable : kReleaseNotWritten;
-        }
-        log_release(next);
+        const int failed = write_release(s, &next);
+        if (failed != 0) return failed;
         // Only the released slots move, each from the future run seen: the
         // others keep drawing meanwhile (their counters can be past their
         // marks, with backends waiting for this lock to raise them).
@@ -97,8 +139,7 @@ int release_future_runs(SharedCounters *s, uint32 now_window, uint32 *windows) {
         }
         announce_lowered_runs(s);
     }
-    LWLockRelease(s->lock);
-    ConditionVariableBroadcast(&s->raised);
+    release_lock(s);
     return released;
 }
 

@@ -39,6 +39,17 @@ constexpr int kReleaseNotWritten = -1;
 constexpr int kReleaseNotDurable = -2;
 int release_future_runs(SharedCounters *s, uint32 now_window, uint32 *windows);
 
+// The same for clock Hot Guids (hot_guid_release_future_seconds()): if
+// seconds more than kHotSecondsAhead past now_second + 1 are reserved (a
+// forward clock glitch, or a clock that stepped back), the reservation
+// goes back to now_second + 1 and the current second is closed as full
+// (its ids before the glitch are not known), so clock Hot Guids carry the
+// clock's seconds again from the next one. Stores the released seconds
+// [*from, *to) and returns 1, or 0 with nothing to release, or the errors
+// above. Ids of the released seconds may repeat once real time reaches
+// them: the superuser's trade-off, as for runs.
+int release_future_hot_seconds(SharedCounters *s, uint64 now_second, uint64 *from, uint64 *to);
+
 // Replay of a release: moves every run of s back to `to`'s where `to`
 // holds less, counters and marks. Only for a server in recovery, where
 // nothing draws; the caller holds the lock.

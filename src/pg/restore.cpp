@@ -327,6 +327,9 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, bool rel
         for (uint32 i = 0; i < locality::kRunSlots; ++i) raise_counter(&s->runs[i].value, logged.runs[i]);
         next = snapshot(s);
         raise_marks(&next, logged);
+        // A release lowers the clock Hot Guid seconds too (to the
+        // primary's, as it was after the release).
+        if (release) next.hot_seconds = logged.hot_seconds;
         publish(s, next);
         s->hot_seconds_replayed = Max(s->hot_seconds_replayed, static_cast<uint64>(logged.hot_seconds));
         adopted_unreadable = pg_atomic_read_u32(&s->available) == 0;
@@ -341,6 +344,7 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, bool rel
         held_known = read == StateRead::ok;
         adopted_unreadable = read == StateRead::corrupt || read == StateRead::io_error;
         raise_marks(&next, logged);
+        if (release) next.hot_seconds = logged.hot_seconds;
         next.variable_start = logged.variable_start;
     }
     if (release)

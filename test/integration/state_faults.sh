@@ -40,6 +40,9 @@
 #              reserved-ahead slot is the real window's closes nothing there
 #   full run   a run reserved to the end of its window rewrites no file for
 #              its last 2^21 ids
+#   hot glitch a clock Hot Guid made a day ahead: the ids after it carry
+#              that second until hot_guid_release_future_seconds(), also
+#              across a crash recovery
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 . "$ROOT/test/integration/lib/servers.sh"
@@ -430,6 +433,37 @@ check "a run 2^20 ids from its window's end: the first id reserves the rest (fil
   '[ "$id_start" != "$id_first" ] && grep -q "^run $slot $((wc + 1)) 2147483648$" "$DATA/locality_uuid.state"'
 check "... and the 5,000 ids after it rewrite no file ($id_first = $id_after)" '[ "$id_first" = "$id_after" ]'
 freeze_clock 0
+
+# --- a forward clock glitch of Hot Guids, released (review F4) ----------------------
+# One clock Hot Guid made with the clock a day ahead opens (and reserves) a
+# second a day ahead; with the clock back, clock Hot Guids carry that second
+# (and would refuse after 16.7M of it, until real time reaches it).
+# hot_guid_release_future_seconds() gives the clock's seconds back, also
+# after a crash recovery that replays the glitch and the release.
+real_s() { python3 -c 'import time; print(int(time.time()))'; }
+hot_ahead() { echo $(( $(q -c "SELECT extract(epoch FROM hot_guid_timestamp(hot_guid(1)))::bigint") - $(real_s) )); }
+q -c "CHECKPOINT"
+freeze_clock $(( ($(real_s) + 86400) * 1000 ))
+q -c "SELECT hot_guid(1)" >/dev/null
+freeze_clock 0
+ahead=$(hot_ahead)
+check "a clock Hot Guid made with the clock a day ahead: those after it carry that second ($ahead s ahead)" \
+  '[ "$ahead" -ge 86300 ] && [ "$ahead" -le 86402 ]'
+released=$(q -F ' ' -c "SELECT extract(epoch FROM released_from)::bigint - $(real_s), extract(epoch FROM released_to - released_from)::bigint
+                        FROM hot_guid_release_future_seconds()")
+read -r released_from released_span <<<"$released"
+check "hot_guid_release_future_seconds() releases the seconds from the next one to the glitch's ($released_from s from now, $released_span s)" \
+  '[ "$released_from" -ge 0 ] && [ "$released_from" -le 2 ] && [ "$released_span" -ge 86300 ] && [ "$released_span" -le 86404 ]'
+ahead=$(hot_ahead)
+check "... and clock Hot Guids carry the clock's second again ($ahead s from now)" '[ "$ahead" -ge -1 ] && [ "$ahead" -le 2 ]'
+pgctl restart -m immediate  # replays the glitch's reservation, then the release
+ahead=$(hot_ahead)
+check "... also after a crash recovery that replays the glitch and then the release ($ahead s from now)" \
+  '[ "$ahead" -ge -1 ] && [ "$ahead" -le 3 ]'
+check "... and a second call releases nothing" \
+  '[ "$(q -c "SELECT count(*) FROM hot_guid_release_future_seconds()")" = 0 ]'
+check "... and the server log names the released seconds" \
+  'grep -q "released the clock Hot Guid seconds from" "$WORK/server.log"'
 
 echo
 [ $failures = 0 ] || { echo "$failures check(s) failed"; exit 1; }
