@@ -37,6 +37,10 @@
 #   pg_upgrade the cluster is upgraded and the state file carried over and
 #             accepted as README says; a cluster without the file starts at
 #             random counters, not at 0.
+#   rmgr id   locality_uuid.wal_resource_manager_id changed to 200 on the
+#             upgraded cluster and a new standby, following README's fence;
+#             the standby replays the new records, also after an immediate
+#             restart.
 #
 # Ids made after the point a server was restored or rewound to are not in
 # its data and are not covered (as with nextval()); their overlap is
@@ -430,6 +434,40 @@ check "... and accepted: $accepted" '[ "$accepted" = "accepted: counters continu
 side u u7 short
 no_shared_ids "pg_upgrade" "$old_side" u7
 [ "$PG_MAJOR" -ge 15 ] && no_shared_ids "every covered side together" a1 b2 b3 a4 a5 p6 u7
+
+# --- changing the resource manager id, as README says (review F7) -------------------
+# A checkpoint alone does not fence the old id's records; the README's
+# procedure does: a clean stop of the primary, its shutdown checkpoint
+# replayed by the standby, a restartpoint there and a clean stop, the new
+# id everywhere, the standby started before the primary.
+if [ "$PG_MAJOR" -ge 15 ]; then
+  echo; echo "== changing locality_uuid.wal_resource_manager_id"
+  u_conf=$WORK/u/postgresql.conf
+  grep -q "^wal_level = replica" "$u_conf" || echo "wal_level = replica" >>"$u_conf"
+  base_backup u v -R
+  pgctl v start
+  q u -c "SELECT count(locality_uuid_at($FIXED, false)) FROM generate_series(1, 2100000)" >/dev/null
+  wait_replay u v
+  pgctl u stop -m fast                                                     # (1)
+  shutdown_lsn=$(LC_ALL=C "$BIN/pg_controldata" "$WORK/u" | sed -n 's/^Latest checkpoint location: *//p')
+  for _ in $(seq 300); do
+    [ "$(q v -c "SELECT pg_last_wal_replay_lsn() >= '$shutdown_lsn'")" = t ] && break; sleep 0.2
+  done                                                                     # (2)
+  q v -c "CHECKPOINT"
+  pgctl v stop -m fast                                                     # (3)
+  echo "locality_uuid.wal_resource_manager_id = 200" | tee -a "$u_conf" >>"$WORK/v/postgresql.conf"  # (4)
+  pgctl v start
+  pgctl u start                                                            # (5)
+  from=$(wal_start u)
+  q u -c "SELECT count(locality_uuid_at($FIXED, false)) FROM generate_series(1, 2100000)" >/dev/null
+  records=$(q u -c "SELECT count(*) FROM pg_get_wal_records_info('$from', pg_current_wal_flush_lsn())
+                    WHERE resource_manager = 'locality_uuid'")
+  wait_replay u v
+  pgctl v restart -m immediate  # replays again from its last restartpoint
+  wait_replay u v
+  check "after the README's procedure, id 200: $records new record(s) replayed, also after an immediate restart of the standby, which never met an unknown id" \
+    '[ "$records" -ge 1 ] && [ "$(q v -c "SELECT pg_is_in_recovery()")" = t ] && ! grep -q "not registered" "$WORK/v.log"'
+fi
 
 echo
 [ $failures = 0 ] || { echo "$failures check(s) failed"; exit 1; }
