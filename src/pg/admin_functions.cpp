@@ -29,6 +29,22 @@ struct Released {
     uint32 windows[locality::kRunSlots];
 };
 
+// The row type a set-returning function was declared with.
+TupleDesc row_type(FunctionCallInfo fcinfo) {
+    TupleDesc desc;
+    if (get_call_result_type(fcinfo, nullptr, &desc) != TYPEFUNC_COMPOSITE)
+        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("return type must be a row type")));
+    return BlessTupleDesc(desc);
+}
+
+// A (start, end) row of timestamptz, from Unix microseconds.
+Datum time_range_row(FuncCallContext *fctx, int64 start_us, int64 end_us) {
+    Datum values[2] = {locality_pg::timestamptz_from_unix_micros(start_us),
+                       locality_pg::timestamptz_from_unix_micros(end_us)};
+    bool nulls[2] = {false, false};
+    return HeapTupleGetDatum(heap_form_tuple(fctx->tuple_desc, values, nulls));
+}
+
 // ERROR for a release that could not be written (release_runs.hpp).
 void report_release_failure(int result) {
     if (result == locality_pg::kReleaseNotWritten)
@@ -96,10 +112,7 @@ LOCALITY_SQL_FUNCTION(locality_uuid_release_future_windows) {
     if (SRF_IS_FIRSTCALL()) {
         fctx = SRF_FIRSTCALL_INIT();
         const MemoryContext old = MemoryContextSwitchTo(fctx->multi_call_memory_ctx);
-        TupleDesc desc;
-        if (get_call_result_type(fcinfo, nullptr, &desc) != TYPEFUNC_COMPOSITE)
-            ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("return type must be a row type")));
-        fctx->tuple_desc = BlessTupleDesc(desc);
+        fctx->tuple_desc = row_type(fcinfo);
         Released *r = release_now();
         fctx->user_fctx = r;
         fctx->max_calls = static_cast<uint64>(r->count);
@@ -109,10 +122,7 @@ LOCALITY_SQL_FUNCTION(locality_uuid_release_future_windows) {
     if (fctx->call_cntr >= fctx->max_calls) SRF_RETURN_DONE(fctx);
     const auto *r = static_cast<const Released *>(fctx->user_fctx);
     const int64 start_ms = static_cast<int64>(locality::window_start_millis(r->windows[fctx->call_cntr]));
-    Datum values[2] = {locality_pg::timestamptz_from_unix_micros(start_ms * 1000),
-                       locality_pg::timestamptz_from_unix_micros((start_ms + locality::kWindowMillis) * 1000)};
-    bool nulls[2] = {false, false};
-    SRF_RETURN_NEXT(fctx, HeapTupleGetDatum(heap_form_tuple(fctx->tuple_desc, values, nulls)));
+    SRF_RETURN_NEXT(fctx, time_range_row(fctx, start_ms * 1000, (start_ms + locality::kWindowMillis) * 1000));
 }
 
 // locality_uuid_accept_state_file(): what it did, in words.
@@ -137,10 +147,7 @@ LOCALITY_SQL_FUNCTION(hot_guid_release_future_seconds) {
     if (SRF_IS_FIRSTCALL()) {
         fctx = SRF_FIRSTCALL_INIT();
         const MemoryContext old = MemoryContextSwitchTo(fctx->multi_call_memory_ctx);
-        TupleDesc desc;
-        if (get_call_result_type(fcinfo, nullptr, &desc) != TYPEFUNC_COMPOSITE)
-            ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("return type must be a row type")));
-        fctx->tuple_desc = BlessTupleDesc(desc);
+        fctx->tuple_desc = row_type(fcinfo);
         locality_pg::SharedCounters *shared = primary_counters("release Hot Guid seconds");
         if (pg_atomic_read_u32(&shared->available) == 0) locality_pg::report_unavailable(shared);
         const int64 now_ms = locality::wall_clock_millis();
@@ -161,8 +168,6 @@ LOCALITY_SQL_FUNCTION(hot_guid_release_future_seconds) {
     fctx = SRF_PERCALL_SETUP();
     if (fctx->call_cntr >= fctx->max_calls) SRF_RETURN_DONE(fctx);
     const auto *range = static_cast<const uint64 *>(fctx->user_fctx);
-    Datum values[2] = {locality_pg::timestamptz_from_unix_micros(static_cast<int64>(range[0]) * 1000000),
-                       locality_pg::timestamptz_from_unix_micros(static_cast<int64>(range[1]) * 1000000)};
-    bool nulls[2] = {false, false};
-    SRF_RETURN_NEXT(fctx, HeapTupleGetDatum(heap_form_tuple(fctx->tuple_desc, values, nulls)));
+    SRF_RETURN_NEXT(fctx, time_range_row(fctx, static_cast<int64>(range[0]) * 1000000,
+                                         static_cast<int64>(range[1]) * 1000000));
 }

@@ -80,6 +80,26 @@ void apply_state(SharedCounters *s, const ReservedState &saved, bool restored) {
     if (restored) close_hot_seconds(s);
 }
 
+// The file's marks into *saved, or fresh counters if there is none.
+// False (the reason kept in s) if it exists but cannot be read; *restored
+// says whether there was a file.
+bool read_or_fresh(SharedCounters *s, const FreshCounters &fresh, ReservedState *saved, bool *restored) {
+    *saved = ReservedState{};
+    const StateRead read = read_state_file(saved);
+    if (read == StateRead::corrupt || read == StateRead::io_error) {
+        s->unreadable_errno = read == StateRead::io_error ? errno : 0;
+        return false;
+    }
+    *restored = read == StateRead::ok;
+    if (!*restored) {
+        *saved = ReservedState{};
+        saved->variable_start = fresh.variable_start;
+        saved->explicit_sequential = fresh.explicit_sequential;
+        saved->hot_guid = fresh.hot_guid;
+    }
+    return true;
+}
+
 // Will this start replay another server's WAL? A standby or a point-in-time
 // recovery (a signal file), a start from a base backup (backup_label, or
 // pg_control still waiting for the backup's end after a crash during that
@@ -105,19 +125,9 @@ bool replays_another_server() {
 // never repeats an id) but hands out nothing until a superuser accepts it
 // (accept_state_file).
 bool load_state(SharedCounters *s, const FreshCounters &fresh, bool late) {
-    ReservedState saved{};
-    const StateRead read = read_state_file(&saved);
-    if (read == StateRead::corrupt || read == StateRead::io_error) {
-        s->unreadable_errno = read == StateRead::io_error ? errno : 0;
-        return false;
-    }
-    const bool restored = read == StateRead::ok;
-    if (!restored) {
-        saved = ReservedState{};
-        saved.variable_start = fresh.variable_start;
-        saved.explicit_sequential = fresh.explicit_sequential;
-        saved.hot_guid = fresh.hot_guid;
-    }
+    ReservedState saved;
+    bool restored = false;
+    if (!read_or_fresh(s, fresh, &saved, &restored)) return false;
     s->doubt = late ? StateDoubt::late
                : restored && saved.system_identifier != 0 && saved.system_identifier != GetSystemIdentifier()
                    ? StateDoubt::foreign
@@ -262,19 +272,11 @@ AcceptResult accept_state_file(SharedCounters *s, const FreshCounters &fresh) {
     AcceptResult result = AcceptResult::already_trusted;
     if (pg_atomic_read_u32(&s->available) == 0) {
         // Read again: the superuser may have put another copy meanwhile.
-        ReservedState saved{};
-        const StateRead read = read_state_file(&saved);
-        if (read == StateRead::corrupt || read == StateRead::io_error) {
-            s->unreadable_errno = read == StateRead::io_error ? errno : 0;
+        ReservedState saved;
+        bool restored = false;
+        if (!read_or_fresh(s, fresh, &saved, &restored)) {
             result = AcceptResult::unreadable;
         } else {
-            const bool restored = read == StateRead::ok;
-            if (!restored) {
-                saved = ReservedState{};
-                saved.variable_start = fresh.variable_start;
-                saved.explicit_sequential = fresh.explicit_sequential;
-                saved.hot_guid = fresh.hot_guid;
-            }
             apply_state(s, saved, restored);
             make_available(s, saved, restored, /* at_start */ false);
             ereport(LOG, (errmsg("locality_uuid: \"%s\" accepted by a superuser", kStateFile),

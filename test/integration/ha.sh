@@ -267,6 +267,17 @@ if [ "$PG_MAJOR" -ge 15 ]; then
 
   # --- clock Hot Guids across a promotion -------------------------------------------
   echo; echo "== clock Hot Guids across a promotion"
+  # hot_against NODE KEY TABLE: 16M clock Hot Guids of KEY made on NODE, as
+  # "made, equal to a masked id of TABLE, first second, last second" (or
+  # the error; a statement timeout, as a frozen clock never reaches the
+  # next second a full one waits for).
+  hot_against() {
+    q "$1" -F ' ' -c "SET work_mem = '256MB'; SET statement_timeout = '300s';
+      WITH made AS (SELECT hot_guid($2) AS id FROM generate_series(1, 16000000))
+      SELECT count(*), count(p.m), min(extract(epoch FROM hot_guid_timestamp(made.id)))::bigint,
+             max(extract(epoch FROM hot_guid_timestamp(made.id)))::bigint
+      FROM made LEFT JOIN $3 p ON p.m = set_byte(set_byte(uuid_send(made.id), 6, 0), 8, 0)" 2>&1 || true
+  }
   # hot_promotion STANDBY SECOND BEHIND: a new standby of b held one second
   # earlier, b's 2^20 clock Hot Guids of SECOND replayed, the standby
   # promoted (b runs on: only the standby's ids are compared with b's) with
@@ -285,11 +296,7 @@ if [ "$PG_MAJOR" -ge 15 ]; then
     wait_replay b "$e"
     set_clock "${CLOCK_OF[$e]}" $(( (t - behind) * 1000 ))
     promote "$e"
-    out=$(q "$e" -F ' ' -c "SET work_mem = '256MB'; SET statement_timeout = '300s';
-            WITH made AS (SELECT hot_guid(7) AS id FROM generate_series(1, 16000000))
-            SELECT count(*), count(p.m), min(extract(epoch FROM hot_guid_timestamp(made.id)))::bigint,
-                   max(extract(epoch FROM hot_guid_timestamp(made.id)))::bigint
-            FROM made LEFT JOIN hot_primary p ON p.m = set_byte(set_byte(uuid_send(made.id), 6, 0), 8, 0)" 2>&1 || true)
+    out=$(hot_against "$e" 7 hot_primary)
     check "clock ${behind}s behind: 16M clock Hot Guids made at once after the promotion, all in second $((t + 2)), 0 repeat the primary's 2^20 of second $t, pid masked (made, repeats, first and last second: ${out:0:120})" \
       '[ "$out" = "16000000 0 $((t + 2)) $((t + 2))" ]'
     pgctl "$e" stop -m fast
@@ -326,11 +333,7 @@ SQL
   set_port r
   pgctl r start
   for _ in $(seq 300); do [ "$(q r -c "SELECT pg_is_in_recovery()" 2>/dev/null)" = f ] && break; sleep 0.2; done
-  out=$(q r -F ' ' -c "SET work_mem = '256MB'; SET statement_timeout = '300s';
-          WITH made AS (SELECT hot_guid(1) AS id FROM generate_series(1, 16000000))
-          SELECT count(*), count(p.m), min(extract(epoch FROM hot_guid_timestamp(made.id)))::bigint,
-                 max(extract(epoch FROM hot_guid_timestamp(made.id)))::bigint
-          FROM made LEFT JOIN hot_origin p ON p.m = set_byte(set_byte(uuid_send(made.id), 6, 0), 8, 0)" 2>&1 || true)
+  out=$(hot_against r 1 hot_origin)
   check "started from a backup_label, its clock a minute behind: 16M clock Hot Guids in second $((u + 2)), 0 equal to the origin's 500k of second $u, pid masked (made, repeats, seconds: ${out:0:120})" \
     '[ "$out" = "16000000 0 $((u + 2)) $((u + 2))" ]'
   pgctl r stop -m fast
