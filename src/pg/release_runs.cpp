@@ -12,6 +12,7 @@ extern "C" {
 #include "marks.hpp"
 #include "reservation.hpp"
 #include "reservation_wal.hpp"
+#include "restore.hpp"
 
 namespace locality_pg {
 namespace {
@@ -26,6 +27,16 @@ uint64 closed_run(uint32 slot, uint32 now_window) {
     if (back > now_window) return 0;  // no such window (not a real clock)
     const uint64 window = static_cast<uint64>(now_window) - back;
     return ((window + 1) << 32) | locality::kRunIds;
+}
+
+// Seconds of clock Hot Guid reservation ahead of the clock that a release
+// leaves alone.
+constexpr uint64 kHotReleaseSlack = 10;
+
+// A run's mark a reservation past its counter (window + 1 << 32 | drawn),
+// at most the whole window.
+uint64 run_mark_above(uint64 counter) {
+    return ((counter >> 32) << 32) | Min((counter & 0xFFFFFFFF) + kReserve, static_cast<uint64>(locality::kRunIds));
 }
 
 // Backends drop the blocks they cached of the runs that moved back.
@@ -51,7 +62,7 @@ void release_lock(SharedCounters *s) {
 // Writes the released marks (the file, then the WAL record): 0, or the
 // error code of release_future_runs with errno set. Releases the lock on
 // failure.
-int write_release(SharedCounters *s, ReservedState *next) {
+int write_release(SharedCounters *s, ReservedState *next, void (*log)(const ReservedState &)) {
     stamp_cluster(next);
     bool renamed = false;
     if (!write_marks(s, *next, &renamed)) {
@@ -60,7 +71,7 @@ int write_release(SharedCounters *s, ReservedState *next) {
         errno = saved;
         return renamed ? kReleaseNotDurable : kReleaseNotWritten;
     }
-    log_release(*next);
+    log(*next);
     return 0;
 }
 
@@ -69,22 +80,24 @@ int write_release(SharedCounters *s, ReservedState *next) {
 int release_future_hot_seconds(SharedCounters *s, uint64 now_second, uint64 *from, uint64 *to) {
     acquire_interruptibly(s);
     ReservedState next = snapshot(s);
-    if (next.hot_seconds <= now_second + 1 + kHotSecondsAhead) {
+    // Normal operation reserves at most kHotSecondsAhead past the clock,
+    // and a restart with the clock behind opens one more such span: a
+    // reservation up to kHotReleaseSlack ahead resolves itself within
+    // seconds and is not a glitch to release.
+    if (next.hot_seconds <= now_second + kHotReleaseSlack) {
         release_lock(s);
         return 0;
     }
     *from = now_second + 1;
     *to = next.hot_seconds;
     next.hot_seconds = now_second + 1;
-    const int failed = write_release(s, &next);
+    const int failed = write_release(s, &next, log_hot_release);
     if (failed != 0) return failed;
     // The current second counts as full (ids of it made before the glitch
-    // are not known); the next one opens afresh from the draw mark.
-    const uint64 full_from = pg_atomic_read_u64(&s->hot_until.value) - locality::kHotIdsPerSecond;
+    // are not known: draws below the mark are raised past it first); the
+    // next one opens afresh from the draw mark.
     pg_atomic_write_u64(&s->hot_seconds_until.value, next.hot_seconds);
-    pg_atomic_write_u64(&s->hot_opened.value, full_from);
-    pg_write_barrier();  // the opening draw before the second that uses it
-    pg_atomic_write_u64(&s->hot_second.value, ((now_second + 1) << 32) | static_cast<uint32>(full_from));
+    pull_back_hot_second(s);
     release_lock(s);
     return 1;
 }
@@ -118,13 +131,20 @@ int release_future_runs(SharedCounters *s, uint32 now_window, uint32 *windows) {
         // to that run, covering what was drawn of it, and nothing is
         // closed (review F10). A slot whose run the glitch took over lost
         // the real window's count: closed.
-        next.runs[i] = (counter >> 32) != 0 && (counter >> 32) - 1 < first_future
-                           ? ((counter >> 32) << 32) |
-                                 Min((counter & 0xFFFFFFFF) + kReserve, static_cast<uint64>(locality::kRunIds))
-                           : closed_run(i, now_window);
+        next.runs[i] = (counter >> 32) != 0 && (counter >> 32) - 1 < first_future ? run_mark_above(counter)
+                                                                                  : closed_run(i, now_window);
+        if (next.runs[i] >> 32 == counter >> 32) {
+            // That window draws on meanwhile, covered by the glitch's newer
+            // mark: lower the mark here first (draws past it now wait for
+            // this lock), then take what was drawn before that into account.
+            pg_atomic_write_u64(&s->run_until[i].value, next.runs[i]);
+            pg_memory_barrier();
+            next.runs[i] = Max(next.runs[i], run_mark_above(pg_atomic_read_u64(&s->runs[i].value)));
+            pg_atomic_write_u64(&s->run_until[i].value, next.runs[i]);
+        }
     }
     if (released > 0) {
-        const int failed = write_release(s, &next);
+        const int failed = write_release(s, &next, log_release);
         if (failed != 0) return failed;
         // Only the released slots move, each from the future run seen: the
         // others keep drawing meanwhile (their counters can be past their

@@ -40,8 +40,8 @@ constexpr int kReleaseNotDurable = -2;
 int release_future_runs(SharedCounters *s, uint32 now_window, uint32 *windows);
 
 // The same for clock Hot Guids (hot_guid_release_future_seconds()): if
-// seconds more than kHotSecondsAhead past now_second + 1 are reserved (a
-// forward clock glitch, or a clock that stepped back), the reservation
+// seconds more than 10 s past now_second are reserved (a forward clock
+// glitch, or a clock that stepped back), the reservation
 // goes back to now_second + 1 and the current second is closed as full
 // (its ids before the glitch are not known), so clock Hot Guids carry the
 // clock's seconds again from the next one. Stores the released seconds

@@ -38,6 +38,7 @@ uint64 monotonic_millis() {
 bool backing_off(SharedCounters *s) {
     const uint64 retry_at = pg_atomic_read_u64(&s->write_retry_at);
     if (retry_at == 0 || monotonic_millis() >= retry_at) return false;
+    pg_read_barrier();  // the error stored before the time
     reserve_errno = s->write_errno;
     return true;
 }
@@ -82,7 +83,15 @@ bool extend_reservation(SharedCounters *s, const locality::Draw &d) {
     if (!write_marks(s, next)) {
         reserve_errno = errno;
         s->write_errno = errno;
+        pg_write_barrier();  // the error before the time that makes others read it
         pg_atomic_write_u64(&s->write_retry_at, monotonic_millis() + kRetryMillis);
+        // At most one line per kRetryMillis. (A LOG cannot longjmp but on
+        // out-of-memory, where the abort releases the lock.)
+        errno = reserve_errno;
+        ereport(LOG, (errcode_for_file_access(),
+                      errmsg("locality_uuid: could not write \"%s\": %m", kStateFile),
+                      errdetail("Ids below the reserved marks are still made; the next attempt is in %d ms.",
+                                static_cast<int>(kRetryMillis))));
         return false;
     }
     pg_atomic_write_u64(&s->write_retry_at, 0);

@@ -91,6 +91,10 @@ bool reserve_slow(SharedCounters *s, const locality::Draw &d) noexcept;
 struct SharedReservation {
     SharedCounters *counters;
     bool operator()(const locality::Draw &d) const noexcept {
+        // A draw that opens a Hot Guid second (about once a second) reads
+        // the seconds bound after the second it found: a release moves both
+        // back, the bound first.
+        if (d.counter == locality::Counter::hot_second) pg_read_barrier();
         return covered(counters, d, reservation_of(d) / 2) || reserve_slow(counters, d);
     }
 };

@@ -19,18 +19,27 @@ namespace locality_pg {
 #if PG_VERSION_NUM >= 150000
 namespace {
 
-// Two kinds of record, each with every mark after the change
+// Three kinds of record, each with every mark after the change
 // (ReservedState, as in the file): a refill's, which replay merges by
-// raising, and a release's (locality_uuid_release_future_windows()), whose
-// runs replay takes as they are.
+// raising; a release of runs (locality_uuid_release_future_windows()),
+// whose runs replay takes as they are; a release of clock Hot Guid seconds
+// (hot_guid_release_future_seconds()), whose seconds bound replay takes.
 constexpr uint8 kXlogReserve = 0x00;
 constexpr uint8 kXlogRelease = 0x10;
+constexpr uint8 kXlogReleaseHot = 0x20;
+
+ReplayKind replay_kind(uint8 kind) {
+    return kind == kXlogRelease ? ReplayKind::release_runs
+           : kind == kXlogReleaseHot ? ReplayKind::release_hot_seconds
+                                     : ReplayKind::reserve;
+}
 
 uint8 kind_of(XLogReaderState *record) { return XLogRecGetInfo(record) & ~XLR_INFO_MASK; }
 
 // A record of this layout? (A new layout needs a new info value.)
 bool is_reservation(XLogReaderState *record) {
-    return (kind_of(record) == kXlogReserve || kind_of(record) == kXlogRelease) &&
+    return (kind_of(record) == kXlogReserve || kind_of(record) == kXlogRelease ||
+            kind_of(record) == kXlogReleaseHot) &&
            XLogRecGetDataLen(record) == sizeof(ReservedState);
 }
 
@@ -46,7 +55,7 @@ void reservation_redo(XLogReaderState *record) {
     if (!is_reservation(record))
         elog(PANIC, "locality_uuid: unknown WAL record (info 0x%02X, %u bytes)",
              static_cast<unsigned>(XLogRecGetInfo(record)), XLogRecGetDataLen(record));
-    replay_reservation(shared_counters(), record_marks(record), kind_of(record) == kXlogRelease);
+    replay_reservation(shared_counters(), record_marks(record), replay_kind(kind_of(record)));
 }
 
 // Also called for pg_walinspect and pg_waldump: never an error there.
@@ -57,6 +66,7 @@ void reservation_desc(StringInfo buf, XLogReaderState *record) {
     }
     const ReservedState m = record_marks(record);
     if (kind_of(record) == kXlogRelease) appendStringInfoString(buf, "runs released; ");
+    if (kind_of(record) == kXlogReleaseHot) appendStringInfoString(buf, "Hot Guid seconds released; ");
     appendStringInfo(buf,
                      "variable " UINT64_FORMAT "; explicit " UINT64_FORMAT "; hot " UINT64_FORMAT
                      "; hot seconds below " UINT64_FORMAT "; runs",
@@ -71,6 +81,7 @@ const char *reservation_identify(uint8 info) {
     switch (info & ~XLR_INFO_MASK) {
         case kXlogReserve: return "RESERVE";
         case kXlogRelease: return "RELEASE";
+        case kXlogReleaseHot: return "RELEASE_HOT_SECONDS";
         default: return nullptr;
     }
 }
@@ -103,12 +114,14 @@ void log_marks(const ReservedState &marks, uint8 kind) {
 
 void log_reservation(const ReservedState &marks) { log_marks(marks, kXlogReserve); }
 void log_release(const ReservedState &marks) { log_marks(marks, kXlogRelease); }
+void log_hot_release(const ReservedState &marks) { log_marks(marks, kXlogReleaseHot); }
 
 #else
 
 void register_reservation_wal() {}
 void log_reservation(const ReservedState &) {}
 void log_release(const ReservedState &) {}
+void log_hot_release(const ReservedState &) {}
 
 #endif
 

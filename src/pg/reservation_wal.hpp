@@ -25,5 +25,7 @@ void log_reservation(const ReservedState &marks);
 // The same for marks after run slots were released (release_runs.hpp):
 // replay lowers those runs instead of only raising marks.
 void log_release(const ReservedState &marks);
+// The same after clock Hot Guid seconds were released (release_runs.hpp).
+void log_hot_release(const ReservedState &marks);
 
 }  // namespace locality_pg

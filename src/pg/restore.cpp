@@ -128,15 +128,14 @@ bool load_state(SharedCounters *s, const FreshCounters &fresh, bool late) {
     ReservedState saved;
     bool restored = false;
     if (!read_or_fresh(s, fresh, &saved, &restored)) return false;
-    s->doubt = late ? StateDoubt::late
+    s->doubt = late || state_marked_in_doubt() ? StateDoubt::late
                : restored && saved.system_identifier != 0 && saved.system_identifier != GetSystemIdentifier()
                    ? StateDoubt::foreign
                    : StateDoubt::none;
     apply_state(s, saved, restored);
-    if (restored) {
-        s->on_disk = saved;
-        s->on_disk_known = true;
-    }
+    // What the file holds: nothing when there is none.
+    s->on_disk = restored ? saved : ReservedState{};
+    s->on_disk_known = true;
     if (s->doubt != StateDoubt::none) {
         report_doubt(s, LOG);
         return false;
@@ -167,7 +166,10 @@ bool make_available(SharedCounters *s, const ReservedState &saved, bool restored
     const bool open_unused = restored && !s->replays_another && now + 1 < unused_second;
     if (open_unused) written.hot_seconds = unused_second + kHotSecondsAhead;
     const bool written_ok = write_marks(s, written);
-    if (written_ok && open_unused) open_hot_second(s, unused_second, written.hot_seconds);
+    if (written_ok && open_unused) {
+        open_hot_second(s, unused_second, written.hot_seconds);
+        s->hot_seconds_floor = written.hot_seconds;
+    }
     if (!written_ok) {
         ereport(LOG, (errcode_for_file_access(), errmsg("locality_uuid: could not write \"%s\": %m", kStateFile),
                       errdetail("Ids beyond the reserved marks fail until it can be written.")));
@@ -215,6 +217,27 @@ void report_doubt(SharedCounters *s, int elevel) {
                          "locality_uuid.node_id and locality_uuid.machine_name (reload), then accept it.")));
 }
 
+// After a release lowered the seconds bound: a newest second at or past
+// the bound and ahead of the clock (the glitch's) moves back, closed as
+// full from the draw mark (draws below it are raised past it first), to
+// the last second below the bound or the clock's, whichever is later. A
+// newest second the clock has reached may hold ids and stays as it is;
+// so does one below the bound (a second a start opened). The caller holds
+// the lock, or nothing generates (replay).
+void pull_back_hot_second(SharedCounters *s) {
+    const uint64 bound = pg_atomic_read_u64(&s->hot_seconds_until.value);
+    const uint64 newest = (pg_atomic_read_u64(&s->hot_second.value) >> 32) - 1;
+    const uint64 now = static_cast<uint64>(locality::wall_clock_millis() / 1000);
+    if (newest < bound || newest <= now) return;
+    const uint64 second = Max(bound - 1, now);
+    const uint64 hot_mark = pg_atomic_read_u64(&s->hot_until.value);
+    raise_counter(&s->hot_draws.value, hot_mark);
+    const uint64 full_from = hot_mark - locality::kHotIdsPerSecond;
+    pg_atomic_write_u64(&s->hot_opened.value, full_from);
+    pg_write_barrier();  // the opening draw before the second that uses it
+    pg_atomic_write_u64(&s->hot_second.value, ((second + 1) << 32) | static_cast<uint32>(full_from));
+}
+
 void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fresh) {
     s->lock = lock;
     ConditionVariableInit(&s->raised);
@@ -228,6 +251,7 @@ void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fres
     s->replays_another = replays_another_server();
     s->hot_seconds_in_file = 0;
     s->hot_seconds_replayed = 0;
+    s->hot_seconds_floor = 0;
     pg_atomic_init_u64(&s->write_retry_at, 0);
     s->write_errno = 0;
     for (Line *l : {&s->variable, &s->explicit_sequential, &s->hot_draws, &s->hot_second, &s->hot_opened,
@@ -239,6 +263,11 @@ void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fres
     }
     if (load_state(s, fresh, /* late */ false) || s->doubt != StateDoubt::none) return;
     const int read_errno = s->unreadable_errno;  // 0: the file is corrupt
+    // Whatever is put there later waits for a superuser, across restarts too.
+    if (!mark_state_in_doubt())
+        ereport(LOG, (errcode_for_file_access(),
+                      errmsg("locality_uuid: could not write \"%s\": %m", kDoubtFile),
+                      errdetail("A file put back is then in doubt only until the next restart.")));
     errno = read_errno;
     ereport(LOG, (errcode(ERRCODE_DATA_CORRUPTED),
                   read_errno != 0
@@ -279,6 +308,7 @@ AcceptResult accept_state_file(SharedCounters *s, const FreshCounters &fresh) {
         } else {
             apply_state(s, saved, restored);
             make_available(s, saved, restored, /* at_start */ false);
+            clear_doubt_mark();
             ereport(LOG, (errmsg("locality_uuid: \"%s\" accepted by a superuser", kStateFile),
                           errdetail("Server-wide counters continue past variable " UINT64_FORMAT
                                     ", explicit " UINT64_FORMAT ", hot " UINT64_FORMAT ".",
@@ -306,9 +336,21 @@ bool same_marks(const ReservedState &a, const ReservedState &b) {
     return true;
 }
 
+// Whether a holds a mark above b's (or another variable-mode start).
+bool rises_above(const ReservedState &a, const ReservedState &b) {
+    if (a.variable_start != b.variable_start || a.variable > b.variable ||
+        a.explicit_sequential > b.explicit_sequential || a.hot_guid > b.hot_guid || a.hot_seconds > b.hot_seconds)
+        return true;
+    for (uint32 i = 0; i < locality::kRunSlots; ++i)
+        if (a.runs[i] > b.runs[i]) return true;
+    return false;
+}
+
 }  // namespace
 
-void replay_reservation(SharedCounters *s, const ReservedState &logged, bool release) {
+void replay_reservation(SharedCounters *s, const ReservedState &logged, ReplayKind kind) {
+    const bool release = kind == ReplayKind::release_runs;
+    const bool release_hot = kind == ReplayKind::release_hot_seconds;
     ReservedState next{};
     ReservedState held{};  // what the file holds
     bool held_known = false;
@@ -329,12 +371,27 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, bool rel
         for (uint32 i = 0; i < locality::kRunSlots; ++i) raise_counter(&s->runs[i].value, logged.runs[i]);
         next = snapshot(s);
         raise_marks(&next, logged);
-        // A release lowers the clock Hot Guid seconds too (to the
-        // primary's, as it was after the release).
-        if (release) next.hot_seconds = logged.hot_seconds;
+        // A release of Hot Guid seconds lowers their bound to the primary's,
+        // never below a second this start opened (which only the file
+        // holds), and closes the current second as the primary did, so a
+        // standby promoted later does not keep the glitch's second.
+        if (release_hot) next.hot_seconds = Max(static_cast<uint64>(logged.hot_seconds), s->hot_seconds_floor);
         publish(s, next);
-        s->hot_seconds_replayed = Max(s->hot_seconds_replayed, static_cast<uint64>(logged.hot_seconds));
-        adopted_unreadable = pg_atomic_read_u32(&s->available) == 0;
+        if (release_hot) pull_back_hot_second(s);
+        // The seconds replay went to, for the end of recovery: a release of
+        // seconds supersedes the records before it (in this server's own
+        // WAL, a glitch's reservation the file no longer holds), and on a
+        // server replaying another's it lowers the file's bound too, so
+        // the seconds that server opens after the release count as its.
+        if (release_hot) {
+            s->hot_seconds_replayed = logged.hot_seconds;
+            if (s->replays_another) s->hot_seconds_in_file = Min(s->hot_seconds_in_file, static_cast<uint64>(logged.hot_seconds));
+        } else {
+            s->hot_seconds_replayed = Max(s->hot_seconds_replayed, static_cast<uint64>(logged.hot_seconds));
+        }
+        // A file that could not be read (not one in doubt: a file of
+        // another cluster, or put back, waits for a superuser still).
+        adopted_unreadable = pg_atomic_read_u32(&s->available) == 0 && s->doubt == StateDoubt::none;
         held = s->on_disk;
         held_known = s->on_disk_known;
         replays_another = s->replays_another;
@@ -346,18 +403,22 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, bool rel
         held_known = read == StateRead::ok;
         adopted_unreadable = read == StateRead::corrupt || read == StateRead::io_error;
         raise_marks(&next, logged);
-        if (release) next.hot_seconds = logged.hot_seconds;
+        if (release_hot) next.hot_seconds = logged.hot_seconds;
         next.variable_start = logged.variable_start;
     }
     if (release)
         for (uint32 i = 0; i < locality::kRunSlots; ++i) next.runs[i] = logged.runs[i];
     next.system_identifier = logged.system_identifier;
     next.timeline = logged.timeline;
-    // Only a record the file does not hold yet is written: crash recovery of
+    // Only a record the file does not hold yet is written. Crash recovery of
     // this server's own WAL writes nothing (each record was logged after
     // the file held it), so a file that cannot be written then does not
-    // keep the server down; a standby writes each record of its primary's
-    // that raises a mark, as a restartpoint may pass it.
+    // keep the server down; it writes only a mark above the file (a file
+    // lost or replaced while the server was down) and never lowers one (a
+    // release the file holds already: writing the marks between a glitch's
+    // refill and its release could leave the file lower than before if a
+    // later write failed). A standby writes each record of its primary's
+    // that changes a mark, as a restartpoint may pass it.
     // A file that could not be read is replaced, and server-wide counters
     // that were unavailable for it become available: every record holds
     // every mark of the server that wrote it as of that record, and marks
@@ -365,14 +426,16 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, bool rel
     // replayed marks cover everything the unreadable file held of this WAL
     // history. (Refills the file held beyond the last record were never
     // flushed to WAL, so none of their ids was handed out: reservation.hpp.)
-    const bool needs_write = adopted_unreadable || !held_known || !same_marks(next, held);
+    const bool needs_write = adopted_unreadable ||
+                             (replays_another ? !held_known || !same_marks(next, held)
+                                              : held_known && rises_above(next, held));
     const bool written = !needs_write || (s != nullptr ? write_marks(s, next) : write_state_file(next));
     const int saved_errno = errno;
     if (needs_write && written && adopted_unreadable && s != nullptr) {
-        s->doubt = StateDoubt::none;
         pg_write_barrier();  // the counters before the flag
         pg_atomic_write_u32(&s->available, 1);
     }
+    if (needs_write && written && adopted_unreadable) clear_doubt_mark();
     if (s != nullptr) LWLockRelease(s->lock);
     if (needs_write && written && adopted_unreadable)
         ereport(LOG, (errmsg("locality_uuid: \"%s\" rewritten from a replayed reservation", kStateFile),

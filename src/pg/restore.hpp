@@ -40,6 +40,10 @@ bool restore_late(SharedCounters *s, const FreshCounters &fresh);
 enum class AcceptResult : uint8 { already_trusted, accepted_file, accepted_fresh, unreadable };
 AcceptResult accept_state_file(SharedCounters *s, const FreshCounters &fresh);
 
+// After a release lowered the clock Hot Guid seconds bound: a newest
+// second past it and ahead of the clock moves back, closed as full.
+void pull_back_hot_second(SharedCounters *s);
+
 // The marks of s made available and written back (at start, or accepted).
 bool make_available(SharedCounters *s, const ReservedState &saved, bool restored, bool at_start);
 
@@ -49,9 +53,13 @@ void report_doubt(SharedCounters *s, int elevel);
 
 // Replay of a logged refill (startup process): raises the counters and marks
 // of s (null without server-wide counters) past `logged`, and the file's;
-// for a logged release, the runs become logged's. A file that could not be
-// read is replaced by the replayed marks, which cover it.
-void replay_reservation(SharedCounters *s, const ReservedState &logged, bool release);
+// for a logged release of runs, the runs become logged's; for a release of
+// clock Hot Guid seconds, their bound becomes logged's (never below a
+// second this start opened) and the current second is closed as the
+// primary closed it. A file that could not be read is replaced by the
+// replayed marks, which cover it.
+enum class ReplayKind : uint8 { reserve, release_runs, release_hot_seconds };
+void replay_reservation(SharedCounters *s, const ReservedState &logged, ReplayKind kind);
 
 // The end of recovery: Hot Guids of the current second (or of a later
 // reserved one) may have been made by the server whose WAL was replayed;

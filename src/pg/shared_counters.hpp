@@ -56,6 +56,9 @@ struct SharedCounters {
     // file (another server's seconds), never for the server's own WAL.
     uint64 hot_seconds_in_file;
     uint64 hot_seconds_replayed;
+    // The seconds bound this start reserved in the file alone when it opened
+    // an unused second (0: none): replaying a release never lowers below it.
+    uint64 hot_seconds_floor;
     // After a refill's write failed: no backend tries again before this
     // CLOCK_MONOTONIC millisecond (draws below the marks go on; a draw at a
     // mark fails at once with that write's error), so a failing disk costs

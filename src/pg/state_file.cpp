@@ -83,13 +83,36 @@ bool write_state_file(const ReservedState &state, bool *renamed) {
     if (renamed != nullptr) *renamed = true;
     // The new directory entry, durable: until then a crash may bring back
     // the old file (itself written and fsynced this way).
+    return sync_data_directory();
+}
+
+bool sync_data_directory() {
     const int dir = OpenTransientFile(".", O_RDONLY | PG_BINARY);
     if (dir < 0) return false;
-    ok = pg_fsync(dir) == 0;
-    saved = errno;
+    // As fd.c does: some file systems refuse to fsync a directory at all.
+    const bool ok = pg_fsync(dir) == 0 || errno == EBADF || errno == EINVAL;
+    const int saved = errno;
     CloseTransientFile(dir);
     errno = saved;
     return ok;
+}
+
+bool mark_state_in_doubt() {
+    const int fd = OpenTransientFile(kDoubtFile, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
+    if (fd < 0) return false;
+    static const char kText[] =
+        "locality_uuid.state could not be read at a start; a superuser must accept the file now there\n";
+    bool ok = write_all(fd, kText, sizeof kText - 1) && pg_fsync(fd) == 0;
+    const int saved = errno;
+    if (CloseTransientFile(fd) != 0) ok = false;
+    errno = saved;
+    return ok && sync_data_directory();
+}
+
+bool state_marked_in_doubt() { return access(kDoubtFile, F_OK) == 0; }
+
+void clear_doubt_mark() {
+    if (unlink(kDoubtFile) == 0) sync_data_directory();
 }
 
 StateRead read_state_file(ReservedState *state) {

@@ -15,6 +15,10 @@
 namespace locality_pg {
 
 constexpr const char *kStateFile = "locality_uuid.state";
+// Present while the file is in doubt across restarts: written when a start
+// could not read the file, removed once a superuser accepted what is there
+// or replay rewrote it (restore.cpp).
+constexpr const char *kDoubtFile = "locality_uuid.state.doubt";
 
 // Also the payload of the WAL record: plain, fixed-size, no pointers, in
 // this machine's byte order and alignment (560 bytes on LP64 and ILP32
@@ -47,16 +51,26 @@ enum class StateDoubt : uint8 {
 // Reads the file from the current directory (the data directory).
 StateRead read_state_file(ReservedState *state);
 
-// Writes it durably through PostgreSQL's file layer (a temporary file and
-// durable_rename). No ERROR is raised, so it may run while the reservation
-// lock is held: on failure it returns false with errno set (saved at the
-// failing call), and *renamed says whether the file may have changed all
-// the same (durable_rename renames before its last fsyncs). A failed fsync
-// is reported at LOG by fd.c and returns false: it never PANICs, whatever
-// data_sync_retry says (that setting governs only fsync_fname()), and the
-// next attempt writes a new temporary file rather than fsyncing pages
-// whose error the kernel may already have cleared.
+// Writes it durably through PostgreSQL's file layer: a temporary file,
+// fsynced, renamed over the old one, and the directory fsynced (the steps
+// of fd.c's durable_rename, done here so that errno is the failing call's).
+// No ERROR is raised, so it may run while the reservation lock is held: on
+// failure it returns false with errno set, and *renamed says whether the
+// file may have changed all the same (a failed directory fsync). Nothing is
+// logged here and nothing PANICs, whatever data_sync_retry says; the caller
+// reports. The next attempt writes a new temporary file rather than
+// fsyncing pages whose error the kernel may already have cleared.
 bool write_state_file(const ReservedState &state, bool *renamed = nullptr);
+
+// The data directory's entries made durable (fsync of "."). False, errno
+// set, on failure.
+bool sync_data_directory();
+
+// The doubt mark (kDoubtFile): written durably (false, errno set, if it
+// could not be), looked for, removed.
+bool mark_state_in_doubt();
+bool state_marked_in_doubt();
+void clear_doubt_mark();
 
 // Each mark of `from` that is higher than `into`'s, raised in `into`.
 void raise_marks(ReservedState *into, const ReservedState &from);

@@ -212,7 +212,14 @@ for kind in corrupt:XX001:"is corrupt" unreadable:42501:"Permission denied"; do
   check "... put back, the file is in doubt until a superuser accepts it (55000): ${err:0:150}" \
     'grep -q "ERROR:  55000: \"locality_uuid.state\" changed after the start could not read it" <<<"$err" &&
      grep -q "HINT:  If it is the newest copy, accept it with SELECT locality_uuid_accept_state_file()" <<<"$err"'
+  # The doubt outlives a restart (locality_uuid.state.doubt): a restart
+  # must not turn a copy put back into a trusted one.
+  pgctl restart -m fast
+  err=$(error_of "SELECT locality_uuid()")
+  check "... also after a restart: ${err:0:100}" \
+    'grep -q "ERROR:  55000: \"locality_uuid.state\" changed after the start could not read it" <<<"$err" && [ -f "$DATA/locality_uuid.state.doubt" ]'
   accepted=$(q -c "SELECT locality_uuid_accept_state_file()")
+  check "... accepting removes the mark" '[ ! -f "$DATA/locality_uuid.state.doubt" ]'
   next=$(q -c "SELECT $(position_sql id) FROM (SELECT locality_uuid_at($FIXED, false) AS id) s")
   check "... accepted ($accepted), ids resume without a restart, past the marks (position $next >= $mark)" \
     '[ "$accepted" = "accepted: counters continue past its marks" ] && [ "$next" -ge "$mark" ]'
@@ -241,6 +248,14 @@ cp -p "$WORK/state.copy" "$DATA/locality_uuid.state"
 err=$(error_of "SELECT locality_uuid_at($FIXED, true)")
 check "an older copy put back after a failed start: given-time ids are refused (55000): ${err:0:120}" \
   'grep -q "ERROR:  55000" <<<"$err" && grep -q "first give this server a new locality_uuid.node_id" <<<"$err"'
+# ... also after a crash restart (a backend killed), with no operator there
+q -c "SELECT pg_sleep(60)" >/dev/null 2>&1 &
+sleep 0.5
+kill -9 "$(q -c "SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'")"
+wait || true
+for _ in $(seq 100); do up && break; sleep 0.2; done
+err=$(error_of "SELECT locality_uuid_at($FIXED, true)")
+check "... also after a crash restart: ${err:0:80}" 'grep -q "ERROR:  55000" <<<"$err"'
 printf "locality_uuid.node_id = 4244\nlocality_uuid.machine_name = 'faults-after-copy'\n" >>"$DATA/postgresql.conf"
 q -c "SELECT pg_reload_conf()" >/dev/null
 sleep 0.5
