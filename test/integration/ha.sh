@@ -23,6 +23,9 @@
 #             that does not close the replayed second repeats about a
 #             million), and none is refused, also with its clock 10 s behind
 #             (an unused second is opened, as at a restart).
+#   hot release a standby started while a Hot Guid glitch's second was
+#             reserved replays the primary's release and, promoted, makes
+#             clock Hot Guids of its own second.
 #   backup_label a copy taken with pg_backup_start while its origin opens a
 #             Hot Guid second, started with the backup_label and no signal
 #             file, its clock a minute behind: 16M clock Hot Guids, none
@@ -304,6 +307,31 @@ if [ "$PG_MAJOR" -ge 15 ]; then
   }
   hot_promotion e $(( FROZEN_MS / 1000 + 100 )) 0
   hot_promotion f $(( FROZEN_MS / 1000 + 200 )) 10
+
+  # --- a Hot Guid glitch released while a standby replays ---------------------------
+  # b makes a clock Hot Guid with its clock a day ahead; a standby made then
+  # starts with that second reserved; b releases it
+  # (hot_guid_release_future_seconds()); the standby replays the release and,
+  # promoted, makes clock Hot Guids of its own seconds, not the glitch's.
+  echo; echo "== a Hot Guid glitch released while a standby replays"
+  g0=$(( FROZEN_MS / 1000 + 250 ))
+  set_clock "$WORK/clock" $(( (g0 + 86400) * 1000 ))
+  q b -c "SELECT hot_guid(7)" >/dev/null
+  set_clock "$WORK/clock" $(( g0 * 1000 ))
+  CLOCK_OF[g]=$WORK/clock-g
+  set_clock "${CLOCK_OF[g]}" $(( g0 * 1000 ))
+  base_backup b g -R
+  echo "archive_mode = off" >>"$WORK/g/postgresql.conf"
+  pgctl g start
+  released=$(q b -c "SELECT count(*) FROM hot_guid_release_future_seconds()")
+  wait_replay b g
+  promote g
+  set_clock "${CLOCK_OF[g]}" $(( (g0 + 1) * 1000 ))
+  out=$(q g -c "SET statement_timeout = '30s'; SELECT extract(epoch FROM hot_guid_timestamp(hot_guid(7)))::bigint" 2>&1 || true)
+  check "a standby that started with a glitch's second replays its release ($released released): promoted, its clock Hot Guids carry second $((g0 + 1)), not the glitch's ($out)" \
+    '[ "$released" = 1 ] && [ "$out" = $((g0 + 1)) ]'
+  pgctl g stop -m fast
+  set_clock "$WORK/clock" "$FROZEN_MS"
 
   # --- a start from a backup_label without a signal file (review F2) ---------------
   # b makes one clock Hot Guid two seconds before u (its file then holds
