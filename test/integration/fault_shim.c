@@ -9,9 +9,10 @@
  *   'n'  write fails with ENOSPC (a full disk)
  *   'e'  write fails with EIO
  *   'h'  write hangs until the byte changes (at most 120 s), then goes on
- * Every other file is untouched. Each write that fails is counted: one
- * byte appended to FAULT_SHIM_FILE.count, so a test can tell how often the
- * server tried.
+ *   'c'  no fault; every write is counted (below), for bench/replay_cost.sh
+ * Every other file is untouched. Each write that fails (or, in mode 'c',
+ * each write) is counted: one byte appended to FAULT_SHIM_FILE.count, so a
+ * test can tell how often the server tried.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -123,6 +124,8 @@ ssize_t write(int fd, const void *buf, size_t len)
 		attach();
 		for (waited = 0; mode != NULL && *mode == 'h' && waited < 1200; waited++)
 			usleep(100000);
+		if (mode != NULL && *mode == 'c')
+			count_failure(real);
 		if (mode != NULL && (*mode == 'n' || *mode == 'e'))
 		{
 			count_failure(real);
