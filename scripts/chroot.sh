@@ -178,6 +178,15 @@ run_in_chroot() {
     mkdir -p "$ROOT/bench/results"
     cp -a "$dir/src/bench/results/." "$ROOT/bench/results/"
   fi
+  # A command stopped by the timeout can leave servers behind (pg_ctl starts
+  # them in a session of their own): every process whose root is this
+  # chroot goes, so the namespace and its mounts go with them.
+  local proc left=0
+  for proc in /proc/[0-9]*; do
+    [ "$(readlink "$proc/root" 2>/dev/null)" = "$dir" ] || continue
+    kill -9 "${proc#/proc/}" 2>/dev/null && left=$((left + 1))
+  done
+  [ $left -eq 0 ] || { echo "stopped $left process(es) left in the chroot" >&2; sleep 2; }
   # The namespace is gone with its last process; check anyway before
   # deleting, never through a mount.
   if grep -q " $dir/" /proc/mounts; then
