@@ -10,6 +10,11 @@
  *   'e'  write fails with EIO
  *   'h'  write hangs until the byte changes (at most 120 s), then goes on
  *   'c'  no fault; every write is counted (below), for bench/replay_cost.sh
+ *   'd'  fsync of a directory fails with EIO (the rename of the file is
+ *        done, its directory entry cannot be made durable); any directory,
+ *        so the test sets it only around one call of its own
+ *   'o'  opening locality_uuid.state for reading (fopen, as AllocateFile
+ *        does) hangs until the byte changes (at most 120 s)
  * Every other file is untouched. Each write that fails (or, in mode 'c',
  * each write) is counted: one byte appended to FAULT_SHIM_FILE.count, so a
  * test can tell how often the server tried.
@@ -21,7 +26,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -135,3 +142,45 @@ ssize_t write(int fd, const void *buf, size_t len)
 	}
 	return real(fd, buf, len);
 }
+
+int fsync(int fd)
+{
+	static int (*real)(int);
+	struct stat st;
+
+	if (real == NULL)
+		real = (int (*)(int)) dlsym(RTLD_NEXT, "fsync");
+	attach();
+	if (mode != NULL && *mode == 'd' && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+	{
+		errno = EIO;
+		return -1;
+	}
+	return real(fd);
+}
+
+/* Hangs an open of the state file for reading while the mode is 'o'. */
+static void hang_reader(const char *path)
+{
+	static const char name[] = "/locality_uuid.state";
+	size_t n = strlen(path), t = strlen(name) - 1;
+	int waited;
+
+	if (!(n == t && strcmp(path, name + 1) == 0) && !(n > t && strcmp(path + n - t - 1, name) == 0))
+		return;
+	attach();
+	for (waited = 0; mode != NULL && *mode == 'o' && waited < 1200; waited++)
+		usleep(100000);
+}
+
+#define FOPEN_WRAPPER(name)                                                          \
+	FILE *name(const char *path, const char *how)                                    \
+	{                                                                                \
+		static FILE *(*real)(const char *, const char *);                            \
+		if (real == NULL)                                                            \
+			real = (FILE * (*) (const char *, const char *)) dlsym(RTLD_NEXT, #name); \
+		hang_reader(path);                                                           \
+		return real(path, how);                                                      \
+	}
+FOPEN_WRAPPER(fopen)
+FOPEN_WRAPPER(fopen64)

@@ -17,7 +17,8 @@
 #              with SIGKILL: crash restart, a readable file, counters past its
 #              marks
 #   corrupt    a truncated file at start: the server starts, ids fail with
-#              XX001; the file put back is in doubt (55000) until a superuser
+#              XX001, at once while another backend's read of the file hangs
+#              (review F12); the file put back is in doubt (55000) until a superuser
 #              accepts it, then ids continue past its marks
 #   unreadable a file the server may not read at start: 42501, the same
 #   old copy   an older copy put back after a failed start (review F3): its
@@ -42,7 +43,8 @@
 #              its last 2^21 ids
 #   hot glitch a clock Hot Guid made a day ahead: the ids after it carry
 #              that second until hot_guid_release_future_seconds(), also
-#              across a crash recovery
+#              across a crash recovery; a release whose directory fsync
+#              fails says the file may hold it (review F9)
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 . "$ROOT/test/integration/lib/servers.sh"
@@ -204,6 +206,23 @@ for kind in corrupt:XX001:"is corrupt" unreadable:42501:"Permission denied"; do
   check "... server-wide ids fail with $state: ${err:0:150}" \
     'grep -q "ERROR:  $state: .*locality_uuid.state.*$text" <<<"$err" && grep -q "HINT:  Put back the newest copy" <<<"$err"'
   check "... and the log says so at start" 'grep -q "locality_uuid.state.*$text" "$WORK/server.log"'
+  if [ "$how" = corrupt ]; then
+    # Review F12: while one backend reads the file again (its open hangs,
+    # fault_shim mode o), another one is answered at once from what is
+    # known, never queued on the lock where no cancel reaches it.
+    fault o
+    q -c "SELECT locality_uuid()" >/dev/null 2>&1 &
+    reader=$!
+    sleep 1
+    start_ms=$(date +%s%3N)
+    err=$(timeout 30 psql -X -At -h "$WORK" -p "$PORT" -U postgres -d postgres -v VERBOSITY=verbose \
+          -c "SELECT locality_uuid()" 2>&1 | tr '\n' ' ' || true)
+    waited_ms=$(( $(date +%s%3N) - start_ms ))
+    fault 0
+    wait "$reader" || true
+    check "... while another backend's read of it hangs, a call is answered in ${waited_ms} ms, not queued: ${err:0:60}" \
+      '[ "$waited_ms" -lt 3000 ] && grep -q "ERROR:  $state" <<<"$err"'
+  fi
   err=$(error_of "SELECT hot_guid(1, $FIXED)")
   check "... Hot Guids too" 'grep -q "ERROR:  $state" <<<"$err"'
   cp -p "$WORK/state.good" "$DATA/locality_uuid.state.restored"
@@ -464,6 +483,17 @@ freeze_clock 0
 ahead=$(hot_ahead)
 check "a clock Hot Guid made with the clock a day ahead: those after it carry that second ($ahead s ahead)" \
   '[ "$ahead" -ge 86300 ] && [ "$ahead" -le 86402 ]'
+# Review F9: the file renamed into place but its directory entry not made
+# durable (fsync of the directory fails): said as such, and nothing is
+# released in memory, so the next call releases again.
+fault d
+err=$(error_of "SELECT count(*) FROM hot_guid_release_future_seconds()")
+fault 0
+ahead=$(hot_ahead)
+check "a release whose fsync fails after the rename says so: ${err:0:100}" \
+  'grep -q "ERROR:  58030: could not make \"locality_uuid.state\" durable: Input/output error" <<<"$err" &&
+   grep -q "DETAIL:  The file was renamed into place but its synchronisation failed" <<<"$err"'
+check "... and leaves the glitch's second in use ($ahead s ahead)" '[ "$ahead" -ge 86300 ]'
 released=$(q -F ' ' -c "SELECT extract(epoch FROM released_from)::bigint - $(real_s), extract(epoch FROM released_to - released_from)::bigint
                         FROM hot_guid_release_future_seconds()")
 read -r released_from released_span <<<"$released"
