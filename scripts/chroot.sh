@@ -43,19 +43,24 @@ describe_target() {
 # The major a target tests.
 target_major() { if is_arch_target "$1"; then echo "$PG_MAJOR"; else echo "$1"; fi; }
 
-# Makes this machine able to run ARCH's binaries: user-mode qemu and
-# arch-test installed, binfmt_misc mounted, ARCH's handler registered (a
+# Makes this machine able to run ARCH's binaries: arch-test installed,
+# for an emulated ARCH user-mode qemu, binfmt_misc mounted, ARCH's handler registered (a
 # bare VM without systemd registers none by itself). The handlers Debian
 # ships carry the F flag: the kernel opens qemu once, so it runs inside a
 # chroot that has no qemu of its own.
 ensure_foreign_arch() {
   local arch=$1 qemu=${QEMU_OF_ARCH[$1]:-}
-  [ -n "$qemu" ] || return 0
-  ensure_packages qemu-user-static arch-test || return 1
-  [ -e /proc/sys/fs/binfmt_misc/register ] ||
-    mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc || return 1
-  [ -e "/proc/sys/fs/binfmt_misc/qemu-$qemu" ] ||
-    cat "/usr/lib/binfmt.d/qemu-$qemu.conf" >/proc/sys/fs/binfmt_misc/register || return 1
+  is_arch_target "$arch" || return 0
+  # mmdebstrap checks every architecture not dpkg's own with arch-test,
+  # i386 on amd64 included (a fresh machine has none).
+  ensure_packages arch-test || return 1
+  if [ -n "$qemu" ]; then
+    ensure_packages qemu-user-static || return 1
+    [ -e /proc/sys/fs/binfmt_misc/register ] ||
+      mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc || return 1
+    [ -e "/proc/sys/fs/binfmt_misc/qemu-$qemu" ] ||
+      cat "/usr/lib/binfmt.d/qemu-$qemu.conf" >/proc/sys/fs/binfmt_misc/register || return 1
+  fi
   arch-test "$arch" >/dev/null || { echo "this machine cannot run $arch binaries" >&2; return 1; }
 }
 

@@ -20,8 +20,11 @@ ensure_packages() {
     return 1
   fi
   log "installing ${missing[*]}"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # Another install may hold dpkg's lock (the chroot preparer runs beside
+  # the suites): wait for it rather than fail.
+  apt-get -o DPkg::Lock::Timeout=600 update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
 }
 
 # The PostgreSQL major this machine tests: PG_MAJOR if set, else the newest

@@ -101,7 +101,7 @@ regression() {
 major_suites() {
   suite build-install build_and_install_extension || { finish; exit 3; }
   suite unit-tests unit_tests
-  suite regress-per-backend regression
+  suite regress-per-backend regression -o locality_uuid.shared_counter=off
   suite regress-preloaded regression -o shared_preload_libraries=locality_uuid
   suite upgrade bash "$ROOT/test/integration/upgrade.sh"
   if [ -n "${LOCALITY_ARCH:-}" ]; then
@@ -139,6 +139,9 @@ targets=("${majors[@]}" "${arches[@]}")
 for t in "${targets[@]}"; do
   known_target "$t" || { echo "no chroot for $t (majors: ${CHROOT_MAJORS[*]}; architectures: ${CHROOT_ARCHES[*]})" >&2; exit 2; }
 done
+# What the architectures' chroots need, installed now rather than by the
+# preparer while suites run.
+[ ${#arches[@]} -eq 0 ] || ensure_packages arch-test qemu-user-static || exit 1
 (
   for t in "${targets[@]}"; do
     start=$SECONDS
