@@ -14,6 +14,7 @@ extern "C" {
 #include "node.hpp"
 #include "reservation.hpp"
 #include "restore.hpp"
+#include "session_counters.hpp"
 #include "settings.hpp"
 #include "wall_clock.hpp"
 
@@ -41,7 +42,10 @@ void drop_blocks_of_lowered_runs(SharedCounters *shared, SharedCells &cells) {
 template <class Make>
 auto with_active_cells(Make make) {
     SharedCounters *shared = shared_counters();
-    if (shared == nullptr) return make(backend_cells(), backend_hot_cells(), locality::NoReservation{});
+    if (shared == nullptr) {
+        check_session_counters();
+        return make(backend_cells(), backend_hot_cells(), locality::NoReservation{});
+    }
     // A standby's copy of the counters can be behind its primary's.
     if (RecoveryInProgress()) report_in_recovery();
     if (pg_atomic_read_u32(&shared->available) == 0) {

@@ -4,6 +4,7 @@
 #include "counter_state.hpp"
 #include "node.hpp"
 #include "reservation_wal.hpp"
+#include "session_counters.hpp"
 #include "settings.hpp"
 
 extern "C" {
@@ -21,26 +22,37 @@ PGDLLEXPORT void _PG_init(void);
 
 void _PG_init(void) {
     locality_pg::define_settings();
+    locality_pg::library_preloaded = process_shared_preload_libraries_in_progress;
     if (!process_shared_preload_libraries_in_progress) {
         // CREATE EXTENSION (or ALTER EXTENSION UPDATE) loads the library
         // to check its functions: the moment to say what running without
         // preloading means. A WARNING, as PostgreSQL runs extension scripts
         // with client_min_messages at warning at least.
-        if (creating_extension)
-            ereport(WARNING,
-                    (errmsg("locality_uuid is not in shared_preload_libraries: each session makes ids "
-                            "with counters of its own"),
-                     errdetail("Ids of two sessions then differ by their pid field and by chance, and no "
-                               "counter survives a restart, a crash or a failover."),
-                     errhint("Add locality_uuid to shared_preload_libraries and restart the server for "
-                             "server-wide counters that are reserved on disk and in WAL.")));
+        if (creating_extension) locality_pg::warn_not_preloaded_at_create();
         return;
     }
     locality_pg::detect_node_for_server();
     // Registered whatever locality_uuid.shared_counter says: this server may
     // have to replay records of one where it was on.
     locality_pg::register_reservation_wal();
-    if (locality_pg::setting_shared_counter) locality_pg::request_shared_counters();
+    if (!locality_pg::setting_shared_counter) return;
+    locality_pg::request_shared_counters();
+    // What server-wide counters ask of the servers around this one, said
+    // where a DBA reads at every start: a standby that replays this WAL
+    // without the library stops with FATAL at the first record.
+#if PG_VERSION_NUM >= 150000
+    ereport(LOG, (errmsg("locality_uuid: server-wide counters are reserved in \"locality_uuid.state\" and in "
+                         "WAL records of resource manager %d",
+                         locality_pg::setting_wal_rmgr_id),
+                  errdetail("Every server that replays this WAL (standbys, point-in-time recovery, pg_rewind) "
+                            "must preload locality_uuid with the same locality_uuid.wal_resource_manager_id, "
+                            "before this server makes its first server-wide id; without it, replay stops.")));
+#else
+    ereport(LOG, (errmsg("locality_uuid: server-wide counters are reserved in \"locality_uuid.state\""),
+                  errdetail("PostgreSQL %d has no custom WAL: a promoted standby or a point-in-time recovery "
+                            "continues from its own copy of the file and needs a new locality_uuid.node_id.",
+                            PG_VERSION_NUM / 10000)));
+#endif
 }
 
 // 'server' when one shared-memory counter serves every backend, else 'backend'.

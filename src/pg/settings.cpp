@@ -1,5 +1,7 @@
 #include "settings.hpp"
 
+#include <cstdlib>
+
 #include "locality_id.hpp"
 
 namespace locality_pg {
@@ -9,6 +11,28 @@ int setting_node_id = kNodeIdDetect;
 bool setting_shared_counter = true;
 char *setting_machine_name = nullptr;
 int setting_wal_rmgr_id = 128;
+bool setting_shared_counter_explicit = false;
+
+namespace {
+
+// The source of locality_uuid.shared_counter's value travels from the
+// check hook to the assign hook in `extra`: a check alone (ALTER SYSTEM
+// validating a value) assigns nothing and must change nothing.
+bool check_shared_counter(bool *, void **extra, GucSource source) {
+    // malloc, as guc.c frees `extra` with free() (guc_malloc is not
+    // exported before 16).
+    bool *explicit_value = static_cast<bool *>(std::malloc(sizeof(bool)));
+    if (explicit_value == nullptr) return false;
+    *explicit_value = source > PGC_S_DEFAULT;
+    *extra = explicit_value;
+    return true;
+}
+
+void assign_shared_counter(bool, void *extra) {
+    if (extra != nullptr) setting_shared_counter_explicit = *static_cast<bool *>(extra);
+}
+
+}  // namespace
 
 void define_settings() {
     DefineCustomBoolVariable(
@@ -46,8 +70,8 @@ void define_settings() {
         "Off: each backend keeps its own randomly seeded counter. Without preloading the "
         "default is off, and on changes nothing.",
         &setting_shared_counter, process_shared_preload_libraries_in_progress,
-        process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP, 0, nullptr,
-        nullptr, nullptr);
+        process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP, 0,
+        check_shared_counter, assign_shared_counter, nullptr);
 
 #if PG_VERSION_NUM >= 150000
     // The custom WAL resource manager id of the reservation records

@@ -11,6 +11,12 @@ extern bool setting_shared_counter;  // locality_uuid.shared_counter
 extern char *setting_machine_name;   // locality_uuid.machine_name, '' = host name
 extern int setting_wal_rmgr_id;      // locality_uuid.wal_resource_manager_id (PostgreSQL 15+)
 
+// Whether locality_uuid.shared_counter has a value someone set (a file, a
+// command line, ALTER SYSTEM) rather than its default: without preloading,
+// an explicit off is the choice of counters per session
+// (session_counters.hpp), the default is not.
+extern bool setting_shared_counter_explicit;
+
 constexpr int kNodeIdDetect = -1;
 
 void define_settings();

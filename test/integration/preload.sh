@@ -13,6 +13,17 @@ check_shared() {
   [ "$(q -c 'SHOW locality_uuid.shared_counter')" = on ] || fail "shared_counter is not on when preloaded"
   [ "$(q -c 'SELECT locality_uuid_counter_scope()')" = server ] || fail "scope is not server"
   echo "preloaded: counter scope is 'server'"
+  # The start says what the WAL records ask of every server that replays them.
+  local log=$PG_CLUSTER_CONF_ROOT/$PGVERSION/regress/log line
+  if [ "$PGVERSION" -ge 15 ]; then
+    line=$(grep -A1 "LOG:  locality_uuid: server-wide counters are reserved in \"locality_uuid.state\" and in WAL records of resource manager 128" "$log") &&
+      grep -q "DETAIL:  Every server that replays this WAL (standbys, point-in-time recovery, pg_rewind) must preload locality_uuid" <<<"$line" ||
+      fail "no LOG at start about the WAL records: $(grep locality_uuid "$log" | head -3)"
+  else
+    line=$(grep -A1 "LOG:  locality_uuid: server-wide counters are reserved in \"locality_uuid.state\"" "$log") ||
+      fail "no LOG at start about the state file"
+  fi
+  echo "preloaded: the start logs: $(head -n 1 <<<"$line" | sed 's/.*LOG:  //')"
 
   # Four sessions insert 500 ids each, concurrently, in the given mode.
   q -c "CREATE TABLE runs (id uuid PRIMARY KEY)"
@@ -128,11 +139,52 @@ check_words_without_preloading() {
   [ "$(q -c "LOAD 'locality_uuid'" -c "SELECT setting FROM pg_settings WHERE name = 'locality_uuid.shared_counter'")" = off ] ||
     fail "pg_settings shows shared_counter on without preloading"
   echo "not preloaded: counter scope 'backend' and shared_counter 'off' agree"
+  # The first id of each session says it too, once per session.
+  out=$(psql -X -q -At -c "SELECT locality_uuid() IS NOT NULL" -c "SELECT hot_guid(1) IS NOT NULL" 2>&1)
+  [ "$(grep -c "WARNING:  locality_uuid is not in shared_preload_libraries: this session makes ids with counters of its own" <<<"$out")" = 1 ] &&
+    [ "$(grep -c '^t$' <<<"$out")" = 2 ] || fail "first ids of a session without preloading: $out"
+  echo "not preloaded: a session's first id warns once ($(grep -c WARNING <<<"$out") WARNING for 2 ids)"
 }
 
-export -f check_shared check_per_backend_after_fork check_not_preloaded check_words_without_preloading fail q
+# Preloading lost after server-wide ids (a conf.d file overwritten, an
+# edit of shared_preload_libraries): ids are refused with 55000 while the
+# data directory holds locality_uuid.state, until preloading comes back or
+# counters per session are chosen (shared_counter off); an explicit
+# shared_counter = on without preloading is refused as well.
+check_lost_preloading() {
+  q -c "CREATE EXTENSION locality_uuid"
+  q -c "SELECT locality_uuid(true)" >/dev/null
+  [ "$(q -c 'SELECT locality_uuid_counter_scope()')" = server ] || fail "scope is not server"
+  q -c "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'"  # another library's setup replaced it
+  pg_ctlcluster "$PGVERSION" regress restart
+  local id out
+  id=$(q -c "SELECT '20be0ffc-314a-bd53-7a50-013a65ca76d2'::uuid")
+  for call in "locality_uuid(true)" "locality_uuid()" "hot_guid(1)" "locality_uuid_at(now(), true)"; do
+    out=$(psql -X -q -At -v VERBOSITY=verbose -c "SELECT $call" 2>&1 || true)
+    grep -q 'ERROR:  55000: locality_uuid is not in shared_preload_libraries, but this cluster has made ids with server-wide counters' <<<"$out" &&
+      grep -q 'DETAIL:  The data directory holds "locality_uuid.state". Counters of each session would not continue past its reservations' <<<"$out" &&
+      grep -q 'HINT:  Add locality_uuid to shared_preload_libraries and restart the server. To make ids with counters of each session on purpose, set locality_uuid.shared_counter = off.' <<<"$out" ||
+      fail "preloading lost, $call: $out"
+  done
+  [ "$(q -c "SELECT locality_uuid_counter('$id')")" = 3488672514 ] || fail "readers without preloading"
+  echo "preloading lost: every generator refused with 55000, readers work ($(head -n 1 <<<"$out" | cut -c1-110))"
+  q -c "LOAD 'locality_uuid'" -c "ALTER SYSTEM SET locality_uuid.shared_counter = on" -c "SELECT pg_reload_conf()" >/dev/null
+  sleep 0.5
+  out=$(psql -X -q -At -v VERBOSITY=verbose -c "SELECT locality_uuid()" 2>&1 || true)
+  grep -q 'ERROR:  55000: locality_uuid.shared_counter is on, but locality_uuid is not in shared_preload_libraries' <<<"$out" ||
+    fail "shared_counter on without preloading: $out"
+  echo "shared_counter set on without preloading: refused ($(head -n 1 <<<"$out" | cut -c1-90))"
+  q -c "LOAD 'locality_uuid'" -c "ALTER SYSTEM SET locality_uuid.shared_counter = off" -c "SELECT pg_reload_conf()" >/dev/null
+  sleep 0.5
+  out=$(psql -X -q -At -c "SELECT locality_uuid_counter_scope()" -c "SELECT count(locality_uuid(true)) FROM generate_series(1, 1000)" 2>&1)
+  [ "$out" = "$(printf 'backend\n1000')" ] || fail "counters per session chosen with shared_counter off: $out"
+  echo "counters per session chosen (shared_counter = off): 1000 ids, no warning"
+}
+
+export -f check_shared check_per_backend_after_fork check_not_preloaded check_words_without_preloading check_lost_preloading fail q
 with_cluster -o shared_preload_libraries=locality_uuid -o locality_uuid.node_id=268435455 -- bash -c check_shared
 with_cluster -o shared_preload_libraries=locality_uuid -o locality_uuid.shared_counter=off -- bash -c check_per_backend_after_fork
 with_cluster -o locality_uuid.shared_counter=off -- bash -c check_not_preloaded
 with_cluster -- bash -c check_words_without_preloading
+with_cluster -o shared_preload_libraries=locality_uuid -- bash -c check_lost_preloading
 echo "preload checks passed"
