@@ -255,6 +255,17 @@ REVOKE ALL ON FUNCTION hot_guid_release_future_seconds() FROM PUBLIC;
 COMMENT ON FUNCTION hot_guid_release_future_seconds() IS
     'Releases the clock Hot Guid seconds reserved ahead of the clock (after a forward clock glitch) and returns them';
 
+-- Monitoring: how much of the current window's server-wide sequential run
+-- is used (2^31 ids a window, shared by every role and database).
+CREATE FUNCTION locality_uuid_window_usage(
+        OUT window_start pg_catalog.timestamptz, OUT window_end pg_catalog.timestamptz,
+        OUT ids_drawn pg_catalog.int8, OUT ids_left pg_catalog.int8)
+    RETURNS pg_catalog.record
+    AS 'MODULE_PATHNAME', 'locality_uuid_window_usage'
+    LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION locality_uuid_window_usage() IS
+    'The server-wide sequential run of the current 10-minute window: ids drawn and ids left of its 2^31';
+
 -- Backfills: a column filled from an expression of each row, in batches of
 -- batch_size rows in key order with a COMMIT each, so a live table is never
 -- locked for long and a stopped run resumes where it stopped. PL/pgSQL,
@@ -279,13 +290,27 @@ DECLARE
   nulls bigint;
   null_key text;
   missing name;
+  left_null bigint;         -- rows still without a value at the end
   started timestamptz := pg_catalog.clock_timestamp();
   reported timestamptz := started;
-  batch_sql text;
-  first_sql text;           -- the first batch starts at the first row to fill
-  next_sql text;            -- the others after the last key written
+  keys text[];              -- the batch's keys, in key order
+  keys_sql text;
+  first_sql text;           -- the first batch's keys start at the first row to fill
+  next_sql text;            -- the others' after the last key written
+  update_sql text;
 BEGIN
   filled := 0;
+  IF tbl IS NULL OR col IS NULL OR expr IS NULL THEN
+    RAISE EXCEPTION 'locality_uuid_fill: tbl, col and expr must not be NULL'
+      USING ERRCODE = 'null_value_not_allowed',
+            DETAIL = pg_catalog.format('tbl is %s, col is %s, expr is %s.', coalesce(tbl::text, 'NULL'),
+                                       coalesce(pg_catalog.quote_ident(col), 'NULL'), coalesce(pg_catalog.quote_literal(expr), 'NULL'));
+  END IF;
+  IF pg_catalog.btrim(expr) = '' THEN
+    RAISE EXCEPTION 'locality_uuid_fill: expr must not be empty'
+      USING ERRCODE = 'invalid_parameter_value',
+            HINT = 'Give an expression of the row t, e.g. ''locality_uuid_at(t.created_at, true)''.';
+  END IF;
   IF batch_size IS NULL OR batch_size < 1 THEN
     RAISE EXCEPTION 'locality_uuid_fill: batch_size must be at least 1'
       USING ERRCODE = 'invalid_parameter_value',
@@ -344,6 +369,14 @@ BEGIN
     RAISE EXCEPTION 'locality_uuid_fill: the key to batch by cannot be the column being filled'
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
+  -- The caller's rights, before the counting scan rather than after it.
+  IF NOT (pg_catalog.has_column_privilege(rel, col, 'UPDATE') AND pg_catalog.has_column_privilege(rel, col, 'SELECT')
+          AND pg_catalog.has_column_privilege(rel, key_col, 'SELECT')) THEN
+    RAISE EXCEPTION 'permission denied for table %', tbl
+      USING ERRCODE = 'insufficient_privilege',
+            DETAIL = pg_catalog.format('locality_uuid_fill needs SELECT on columns %I and %I and UPDATE on column %I.',
+                                       key_col, col, col);
+  END IF;
   -- Keys travel between batches as text: print them in forms that read
   -- back to the same value, whatever the session's settings (local to
   -- each transaction, so set again after every COMMIT).
@@ -364,25 +397,38 @@ BEGIN
             HINT = 'Give them keys, or name another key_col.';
   END IF;
   -- A batch: the next batch_size keys with no value, in key order on the
-  -- key's index; those rows updated (skipping any filled meanwhile); the
-  -- batch's last key, rows written, and the first key that got a NULL
-  -- (ORDER BY names the key qualified: bare, it would be the text output
-  -- column of the same name, in text order). The row is t in expr.
-  batch_sql := $sql$WITH batch(fill_key) AS (SELECT %2$I FROM %1$s WHERE %2$I %6$s $1::%4$s AND %3$I IS NULL ORDER BY %2$I LIMIT $2),
-          done AS (UPDATE %1$s t SET %3$I = (%5$s) FROM batch
-                   WHERE t.%2$I = batch.fill_key AND t.%3$I IS NULL RETURNING t.%2$I AS fill_key, t.%3$I IS NULL AS is_null)
-     SELECT (SELECT b.fill_key::text FROM batch b ORDER BY b.fill_key DESC LIMIT 1), (SELECT pg_catalog.count(*) FROM done),
-            (SELECT pg_catalog.count(*) FROM done WHERE is_null),
-            (SELECT d.fill_key::text FROM done d WHERE d.is_null ORDER BY d.fill_key LIMIT 1)$sql$;
-  first_sql := pg_catalog.format(batch_sql, tbl, key_col, col, key_type, expr, '>=');
-  next_sql := pg_catalog.format(batch_sql, tbl, key_col, col, key_type, expr, '>');
+  -- key's index (ORDER BY names the key qualified: bare, it would be the
+  -- text output column of the same name, in text order); then those rows
+  -- updated through the same index, as a list of keys: a bitmap scan visits
+  -- their pages in physical order, however the table is stored. A row
+  -- filled meanwhile is skipped. It returns the rows written and the first
+  -- key that got a NULL. The row is t in expr.
+  keys_sql := $sql$SELECT pg_catalog.array_agg(b.%2$I::text ORDER BY b.%2$I)
+     FROM (SELECT %2$I FROM %1$s WHERE %2$I %4$s $1::%3$s AND %5$I IS NULL ORDER BY %2$I LIMIT $2) b$sql$;
+  first_sql := pg_catalog.format(keys_sql, tbl, key_col, key_type, '>=', col);
+  next_sql := pg_catalog.format(keys_sql, tbl, key_col, key_type, '>', col);
+  update_sql := pg_catalog.format(
+    $sql$WITH done AS (UPDATE %1$s t SET %3$I = (%5$s) WHERE t.%2$I = ANY ($1::%4$s[]) AND t.%3$I IS NULL
+                       RETURNING t.%2$I AS fill_key, t.%3$I IS NULL AS is_null)
+     SELECT pg_catalog.count(*), pg_catalog.count(*) FILTER (WHERE is_null),
+            (SELECT d.fill_key::text FROM done d WHERE d.is_null ORDER BY d.fill_key LIMIT 1)
+     FROM done$sql$, tbl, key_col, col, key_type, expr);
   WHILE last_key IS NOT NULL AND (max_rows IS NULL OR filled < max_rows) LOOP
+    -- A batch reads the key's index only. Left to costs, the planner
+    -- scans the whole table instead once batch_size is a fraction of a
+    -- percent of it; enable_seqscan off (local to the batch's
+    -- transaction) keeps every batch at the size of the batch.
     PERFORM pg_catalog.set_config('DateStyle', 'ISO', true), pg_catalog.set_config('IntervalStyle', 'postgres', true),
-            pg_catalog.set_config('extra_float_digits', '3', true);
+            pg_catalog.set_config('extra_float_digits', '3', true), pg_catalog.set_config('enable_seqscan', 'off', true);
     EXECUTE CASE WHEN batches = 0 THEN first_sql ELSE next_sql END
-      INTO last_key, n, nulls, null_key
+      INTO keys
       USING last_key, CASE WHEN max_rows IS NULL THEN batch_size ELSE least(batch_size, max_rows - filled) END;
-    EXIT WHEN last_key IS NULL;            -- no row left to fill past the last batch
+    IF keys IS NULL THEN                   -- no row left to fill past the last batch
+      last_key := NULL;
+      EXIT;
+    END IF;
+    last_key := keys[pg_catalog.array_upper(keys, 1)];
+    EXECUTE update_sql INTO n, nulls, null_key USING keys;
     IF nulls > 0 THEN                      -- never a NULL: this batch is rolled back
       RAISE EXCEPTION 'locality_uuid_fill: the expression gave NULL for % of % rows of %', nulls, n, tbl
         USING ERRCODE = 'not_null_violation',
@@ -402,10 +448,19 @@ BEGIN
         pg_catalog.quote_ident(key_col), last_key;
     END IF;
   END LOOP;
+  -- What is left, counted rather than assumed: rows a trigger kept from
+  -- changing, rows added behind the batches meanwhile; rows that row
+  -- security hides from the caller are neither filled nor counted.
+  IF last_key IS NULL THEN
+    EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM %s WHERE %I IS NULL', tbl, col) INTO left_null;
+  END IF;
   RAISE NOTICE 'locality_uuid_fill: %.%: % rows filled in % %, %', tbl, pg_catalog.quote_ident(col), filled, batches,
     CASE WHEN batches = 1 THEN 'batch' ELSE 'batches' END,
-    CASE WHEN last_key IS NULL THEN 'no row without a value left past the last batch'
-         ELSE pg_catalog.format('stopped at max_rows with about %s left', greatest(to_fill - filled, 0)) END;
+    CASE WHEN last_key IS NOT NULL
+           THEN pg_catalog.format('stopped at max_rows with about %s left', greatest(to_fill - filled, 0))
+         WHEN left_null = 0 THEN 'no row without a value left'
+         ELSE pg_catalog.format('%s rows still without a value (kept by a trigger, or added behind the batches meanwhile)', left_null) END
+    || CASE WHEN pg_catalog.row_security_active(rel) THEN '; row security may hide more rows from this role' ELSE '' END;
 END
 $fill$;
 COMMENT ON PROCEDURE locality_uuid_fill(pg_catalog.regclass, pg_catalog.name, pg_catalog.text, pg_catalog.name, pg_catalog.int4, pg_catalog.int8, pg_catalog.int8) IS

@@ -112,6 +112,14 @@ CALL locality_uuid_fill('fill_k', 'id', 'gen_random_uuid()', key_col => 'ext_no'
 \echo :LAST_ERROR_SQLSTATE
 CALL locality_uuid_fill('fill_k', 'id', 'gen_random_uuid()', key_col => 'ext_no', max_rows => -1);
 \echo :LAST_ERROR_SQLSTATE
+CALL locality_uuid_fill(NULL, 'id', 'gen_random_uuid()');
+\echo :LAST_ERROR_SQLSTATE
+CALL locality_uuid_fill('fill_k', NULL, 'gen_random_uuid()');
+\echo :LAST_ERROR_SQLSTATE
+CALL locality_uuid_fill('fill_k', 'id', NULL, key_col => 'ext_no');
+\echo :LAST_ERROR_SQLSTATE
+CALL locality_uuid_fill('fill_k', 'id', '  ', key_col => 'ext_no');
+\echo :LAST_ERROR_SQLSTATE
 
 -- READ COMMITTED only; no inheritance parents (a partitioned table is fine).
 SET default_transaction_isolation = 'repeatable read';
@@ -139,3 +147,48 @@ RESET ROLE;
 SELECT count(id) FROM fill_bad;
 DROP TABLE fill_bad;
 DROP ROLE regress_locality_filler;
+
+-- Rows left without a value are counted in the last NOTICE, with the
+-- reason: here a trigger that keeps every even row from changing.
+CREATE TABLE fill_trig (k int PRIMARY KEY, id uuid);
+INSERT INTO fill_trig SELECT g, NULL FROM generate_series(1, 10) g;
+CREATE FUNCTION fill_trig_skip() RETURNS trigger LANGUAGE plpgsql AS
+  $$BEGIN IF NEW.k % 2 = 0 THEN RETURN NULL; END IF; RETURN NEW; END$$;
+CREATE TRIGGER fill_trig_skip BEFORE UPDATE ON fill_trig FOR EACH ROW EXECUTE FUNCTION fill_trig_skip();
+CALL locality_uuid_fill('fill_trig', 'id', 'gen_random_uuid()', batch_size => 4);
+SELECT count(id) AS filled, count(*) - count(id) AS still_null FROM fill_trig;
+
+-- Row security: a role that sees half the rows fills those, and is told
+-- that more may be hidden from it.
+DROP TRIGGER fill_trig_skip ON fill_trig;
+UPDATE fill_trig SET id = NULL;
+ALTER TABLE fill_trig ENABLE ROW LEVEL SECURITY;
+CREATE POLICY fill_trig_low ON fill_trig USING (k <= 5);
+CREATE ROLE regress_locality_rls NOLOGIN;
+GRANT SELECT, UPDATE ON fill_trig TO regress_locality_rls;
+SET ROLE regress_locality_rls;
+CALL locality_uuid_fill('fill_trig', 'id', 'gen_random_uuid()');
+RESET ROLE;
+SELECT count(id) AS filled, count(*) - count(id) AS still_null FROM fill_trig;
+DROP TABLE fill_trig;
+DROP FUNCTION fill_trig_skip();
+DROP ROLE regress_locality_rls;
+
+-- From PL/pgSQL: the INOUT parameter takes a variable, and the block must
+-- run outside a transaction block (the batches COMMIT).
+CREATE TABLE fill_do (k int PRIMARY KEY, id uuid);
+INSERT INTO fill_do SELECT g, NULL FROM generate_series(1, 25) g;
+DO $$
+DECLARE
+  n bigint;
+BEGIN
+  CALL locality_uuid_fill('fill_do', 'id', 'gen_random_uuid()', batch_size => 10, filled => n);
+  RAISE NOTICE 'filled % rows', n;
+END
+$$;
+UPDATE fill_do SET id = NULL WHERE k <= 5;
+BEGIN;
+DO $$ DECLARE n bigint; BEGIN CALL locality_uuid_fill('fill_do', 'id', 'gen_random_uuid()', filled => n); END $$;
+\echo :LAST_ERROR_SQLSTATE
+ROLLBACK;
+DROP TABLE fill_do;
