@@ -1,15 +1,16 @@
 // locality-uuid: the command-line face of the C++ core (no PostgreSQL needed).
 //
 //   locality-uuid [-n N] [--sequential] [--node-id N]
-//   locality-uuid decode [--sequential] ID...
+//   locality-uuid decode [--sequential] [--json] ID...
 //   locality-uuid v1 --time ISO8601 --clock-seq N --mac MAC
-//   locality-uuid v1-time ID...
+//   locality-uuid v1-time [--json] ID...
 //   locality-uuid hot --shard-key N [-n N] [--time ISO8601] [--machine-name NAME]
-//   locality-uuid hot-decode ID...
+//   locality-uuid hot-decode [--json] ID...
 //   locality-uuid --version | --help
 //
-// Exit status: 0 success, 1 bad data (malformed or foreign id, out-of-range
-// value), 2 bad usage.
+// IDs: arguments, or standard input (one a line) for '-' or none given
+// with a pipe or file as input. Exit status: 0 success, 1 bad data
+// (malformed or foreign id, out-of-range value), 2 bad usage.
 #include <sys/random.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -49,20 +51,25 @@ const char kHelp[] =
     "  locality-uuid [-n N] [--sequential] [--node-id N]\n"
     "      Print N (default 1) new Locality UUIDs, variable mode unless --sequential.\n"
     "      --node-id sets the 28-bit node value (default: last 28 bits of the MAC).\n"
-    "  locality-uuid decode [--sequential] ID...\n"
+    "      Unique within one run; runs keep no state, so two runs with one node value\n"
+    "      differ only by process id (two --sequential runs start at the same counter).\n"
+    "  locality-uuid decode [--sequential] [--json] ID...\n"
     "      Print counter, process id, MAC fragment and timestamp of each id.\n"
     "      --sequential reads the counter as written (sequential-mode ids).\n"
+    "      --json prints one JSON object a line instead.\n"
+    "      IDs: hyphenated, 32 digits, or in braces; '-' (or none, with input from a\n"
+    "      pipe or file) reads them from standard input, one a line.\n"
     "  locality-uuid v1 --time ISO8601 --clock-seq N --mac MAC\n"
     "      Print the RFC 4122 version-1 UUID a machine with MAC made at that time\n"
     "      (same as SQL form_uuid_v1; a seventh fractional digit is the 100 ns tick).\n"
     "      Times: ISO 8601, up to 9 fractional digits; without offset, UTC.\n"
-    "  locality-uuid v1-time ID...\n"
+    "  locality-uuid v1-time [--json] ID...\n"
     "      Print the time of version-1 UUIDs, to the microsecond (uuid_v1_timestamp).\n"
     "  locality-uuid hot --shard-key N [-n N] [--time ISO8601] [--machine-name NAME]\n"
     "      Print N (default 1) new Hot Guids carrying shard key N (0 to 4294967295), for\n"
     "      the current second or the given time (whole seconds, 1970 to 2106-02-07T06:28:15Z).\n"
     "      The machine name defaults to the host name up to its first '.' (as .NET's).\n"
-    "  locality-uuid hot-decode ID...\n"
+    "  locality-uuid hot-decode [--json] ID...\n"
     "      Print shard key, time, counter, process id and machine bytes of each Hot Guid.\n"
     "  locality-uuid --version\n"
     "      Print the version (the extension's it was built with).\n"
@@ -109,6 +116,23 @@ void print_uuid(const Uuid16 &u) {
 
 int finish_output() { return std::fflush(stdout) == 0 ? 0 : data_error("could not write output"); }
 
+// As the server's start does: a node value from a MAC that other machines
+// may share (or from none) is said on standard error.
+void warn_about_node(const DetectedNode &d, std::uint32_t node) {
+    if (!d.found) {
+        std::fprintf(stderr, "locality-uuid: warning: no MAC address found: node value 0; pass --node-id\n");
+        return;
+    }
+    const MacKind kind = classify_mac(d.mac);
+    if (kind == MacKind::universal) return;
+    std::fprintf(stderr,
+                 "locality-uuid: warning: node value %u comes from %s MAC address "
+                 "%02x:%02x:%02x:%02x:%02x:%02x of interface \"%s\", which other machines may share; "
+                 "pass --node-id\n",
+                 node, kind == MacKind::multicast ? "multicast" : "locally administered", d.mac[0], d.mac[1],
+                 d.mac[2], d.mac[3], d.mac[4], d.mac[5], d.interface_name);
+}
+
 int generate(int argc, char **argv) {
     long long count = 1, node_id = -1;
     Mode mode = Mode::variable;
@@ -134,6 +158,7 @@ int generate(int argc, char **argv) {
     } else {
         const DetectedNode d = detect_node();
         if (d.found) node = node_from_mac(d.mac);
+        warn_about_node(d, node);
     }
     PlainCounters cells;
     if (getrandom(&cells.variable_start, sizeof cells.variable_start, 0) !=
@@ -153,40 +178,93 @@ int generate(int argc, char **argv) {
     return finish_output();
 }
 
-int decode(int argc, char **argv) {
-    Mode mode = Mode::variable;
-    std::vector<const char *> ids;
+// The ids and flags of a reading command (decode, v1-time, hot-decode).
+struct IdInput {
+    bool sequential = false;  // decode only
+    bool json = false;
+    std::vector<std::string> ids;
+};
+
+// Reads argv[2..] into `in`: the flags `allowed` names, then ids; '-', or
+// no id with standard input not a terminal, reads ids from standard input
+// (one a line; blank lines and surrounding blanks are skipped). Returns 0,
+// or the usage error.
+int read_ids(int argc, char **argv, const char *command, bool sequential_allowed, IdInput *in) {
+    bool from_stdin = false;
     for (int i = 2; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--sequential") == 0)
-            mode = Mode::sequential;
+        const std::string arg = argv[i];
+        if (arg == "--sequential" && sequential_allowed)
+            in->sequential = true;
+        else if (arg == "--json")
+            in->json = true;
+        else if (arg == "-")
+            from_stdin = true;
+        else if (arg.size() > 1 && arg[0] == '-' && arg[1] == '-')
+            return usage_error("unknown argument '" + arg + "'");
         else
-            ids.push_back(argv[i]);
+            in->ids.push_back(arg);
     }
-    if (ids.empty()) return usage_error("decode needs at least one id");
-    int status = 0;
-    for (const char *text : ids) {
-        Uuid16 u;
-        if (!parse_uuid(text, std::strlen(text), &u)) {
-            status = data_error(std::string("'") + text + "' is not a UUID");
-            continue;
+    if (in->ids.empty() && !from_stdin) {
+        if (isatty(STDIN_FILENO)) return usage_error(std::string(command) + " needs at least one id");
+        from_stdin = true;
+    }
+    if (from_stdin) {
+        std::string line;
+        while (std::getline(std::cin, line)) {
+            const std::size_t first = line.find_first_not_of(" \t\r");
+            if (first == std::string::npos) continue;
+            const std::size_t last = line.find_last_not_of(" \t\r");
+            in->ids.push_back(line.substr(first, last - first + 1));
         }
+        if (in->ids.empty()) return usage_error(std::string(command) + " read no id from standard input");
+    }
+    return 0;
+}
+
+// Hands each id of `in` to `show` (which returns 0 or a data error); a
+// malformed one is reported and the others still shown. Returns the last
+// non-zero status.
+template <class Show>
+int for_each_id(const IdInput &in, Show show) {
+    int status = 0;
+    for (const std::string &text : in.ids) {
+        Uuid16 u;
+        const int result = parse_uuid(text.data(), text.size(), &u)
+                               ? show(u, text.c_str())
+                               : data_error("'" + text + "' is not a UUID");
+        if (result != 0) status = result;
+    }
+    return status;
+}
+
+int decode(int argc, char **argv) {
+    IdInput in;
+    if (const int rc = read_ids(argc, argv, "decode", true, &in)) return rc;
+    const Mode mode = in.sequential ? Mode::sequential : Mode::variable;
+    const int status = for_each_id(in, [&](const Uuid16 &u, const char *) {
         char canonical[37];
         format_uuid(u, canonical);
-        if (!is_locality(u)) {
-            status = data_error(std::string(canonical) + " is version " +
-                                "0123456789abcdef"[version_nibble(u)] + ", not a Locality UUID (version b)");
-            continue;
-        }
+        if (!is_locality(u))
+            return data_error(std::string(canonical) + " is version " + "0123456789abcdef"[version_nibble(u)] +
+                              ", not a Locality UUID (version b)");
         const LocalityFields f = decode_locality(u);
         char iso[40];
         format_iso8601_micros(static_cast<std::int64_t>(f.millis) * 1000, true, iso);
-        std::printf("%s\ncounter     : %s\nprocess id  : %s\nMAC address : __:__:_%x:%02x:%02x:%02x\n"
-                    "timestamp   : %s (%s)\n",
-                    canonical, grouped(counter_of(f, mode)).c_str(), grouped(f.pid).c_str(),
-                    f.node >> 24, (f.node >> 16) & 0xFF, (f.node >> 8) & 0xFF, f.node & 0xFF,
-                    grouped(f.millis).c_str(), iso);
-    }
-    return status;
+        if (in.json)
+            std::printf("{\"id\":\"%s\",\"counter\":%" PRIu32 ",\"pid\":%u,\"node\":%" PRIu32
+                        ",\"mac_fragment\":\"__:__:_%x:%02x:%02x:%02x\",\"millis\":%" PRIu64 ",\"time\":\"%s\"}\n",
+                        canonical, counter_of(f, mode), static_cast<unsigned>(f.pid), f.node, f.node >> 24,
+                        (f.node >> 16) & 0xFF, (f.node >> 8) & 0xFF, f.node & 0xFF,
+                        static_cast<std::uint64_t>(f.millis), iso);
+        else
+            std::printf("%s\ncounter     : %s\nprocess id  : %s\nMAC address : __:__:_%x:%02x:%02x:%02x\n"
+                        "timestamp   : %s (%s)\n",
+                        canonical, grouped(counter_of(f, mode)).c_str(), grouped(f.pid).c_str(), f.node >> 24,
+                        (f.node >> 16) & 0xFF, (f.node >> 8) & 0xFF, f.node & 0xFF, grouped(f.millis).c_str(), iso);
+        return 0;
+    });
+    const int flushed = finish_output();
+    return status != 0 ? status : flushed;
 }
 
 int v1_form(int argc, char **argv) {
@@ -228,31 +306,22 @@ int v1_form(int argc, char **argv) {
     return 0;
 }
 
-// Parses every argument from argv[2] on as a UUID and hands it to `show`,
-// which returns 0 or a data error; a malformed argument is reported and
-// the others still shown. Returns the last non-zero status.
-template <class Show>
-int for_each_id(int argc, char **argv, const char *command, Show show) {
-    if (argc < 3) return usage_error(std::string(command) + " needs at least one id");
-    int status = 0;
-    for (int i = 2; i < argc; ++i) {
-        Uuid16 u;
-        const int result = parse_uuid(argv[i], std::strlen(argv[i]), &u)
-                               ? show(u, argv[i])
-                               : data_error(std::string("'") + argv[i] + "' is not a UUID");
-        if (result != 0) status = result;
-    }
-    return status;
-}
-
 int v1_time(int argc, char **argv) {
-    return for_each_id(argc, argv, "v1-time", [](const Uuid16 &u, const char *text) {
+    IdInput in;
+    if (const int rc = read_ids(argc, argv, "v1-time", false, &in)) return rc;
+    const int status = for_each_id(in, [&](const Uuid16 &u, const char *text) {
         if (!is_rfc_v1(u)) return data_error(std::string(text) + " is not an RFC 4122 version 1 UUID");
-        char iso[40];
+        char iso[40], canonical[37];
         format_iso8601_micros(unix_micros_from_v1_ticks(v1_ticks(u)), false, iso);
-        std::printf("%s\n", iso);
+        format_uuid(u, canonical);
+        if (in.json)
+            std::printf("{\"id\":\"%s\",\"time\":\"%s\"}\n", canonical, iso);
+        else
+            std::printf("%s\n", iso);
         return 0;
     });
+    const int flushed = finish_output();
+    return status != 0 ? status : flushed;
 }
 
 // Sleeps until the wall clock reaches its next second (at most one).
@@ -334,17 +403,26 @@ int hot_generate(int argc, char **argv) {
 }
 
 int hot_decode(int argc, char **argv) {
-    return for_each_id(argc, argv, "hot-decode", [](const Uuid16 &u, const char *) {
+    IdInput in;
+    if (const int rc = read_ids(argc, argv, "hot-decode", false, &in)) return rc;
+    const int status = for_each_id(in, [&](const Uuid16 &u, const char *) {
         const HotGuidFields f = decode_hot_guid(u);
         char canonical[37], iso[40], machine[7];
         format_uuid(u, canonical);
         format_iso8601_micros(static_cast<std::int64_t>(f.seconds) * 1000000, false, iso);
         format_machine(f.machine, machine);
-        std::printf("%s\nshard key   : %u\ntimestamp   : %u (%.19sZ)\ncounter     : %u\n"
-                    "process id  : %u\nmachine     : %s\n",
-                    canonical, f.shard_key, f.seconds, iso, f.counter, f.pid, machine);
+        if (in.json)
+            std::printf("{\"id\":\"%s\",\"shard_key\":%u,\"seconds\":%u,\"time\":\"%.19sZ\",\"counter\":%u,"
+                        "\"pid\":%u,\"machine\":\"%s\"}\n",
+                        canonical, f.shard_key, f.seconds, iso, f.counter, f.pid, machine);
+        else
+            std::printf("%s\nshard key   : %u\ntimestamp   : %u (%.19sZ)\ncounter     : %u\n"
+                        "process id  : %u\nmachine     : %s\n",
+                        canonical, f.shard_key, f.seconds, iso, f.counter, f.pid, machine);
         return 0;
     });
+    const int flushed = finish_output();
+    return status != 0 ? status : flushed;
 }
 
 }  // namespace

@@ -45,6 +45,11 @@ int days_in_month(std::int64_t year, int month) noexcept {
 }  // namespace
 
 bool parse_uuid(const char *text, std::size_t len, Uuid16 *out) noexcept {
+    // Braces, as .NET's "B" format and PostgreSQL's input allow.
+    if (len >= 2 && text[0] == '{' && text[len - 1] == '}') {
+        ++text;
+        len -= 2;
+    }
     const bool hyphenated = len == 36;
     if (!hyphenated && len != 32) return false;
     int nibbles = 0;

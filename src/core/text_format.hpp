@@ -10,7 +10,8 @@
 
 namespace locality {
 
-// 8-4-4-4-12 hex digits, either case; also the 32 digits without hyphens.
+// 8-4-4-4-12 hex digits, either case; also the 32 digits without hyphens;
+// either one in braces.
 bool parse_uuid(const char *text, std::size_t len, Uuid16 *out) noexcept;
 // Lowercase 8-4-4-4-12 form plus NUL (37 bytes).
 void format_uuid(const Uuid16 &u, char out[37]) noexcept;

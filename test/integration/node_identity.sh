@@ -60,6 +60,16 @@ for case in universal:00:16:3e:12:34:56:0xe123456:LOG \
       'grep -A2 "locality_uuid: node value $node" "$WORK/$name.log" | grep -q "DETAIL:  Containers and cloud VMs" &&
        grep -A2 "locality_uuid: node value $node" "$WORK/$name.log" | grep -q "HINT:  Set locality_uuid.node_id in a configuration file of this host outside the data directory"'
   fi
+  # The CLI reads the same interface and says the same on standard error.
+  cli_err=$(unshare --net bash -c "
+    ip link add v0 type veth peer name v1 && ip link set v0 address $mac && ip link set v0 up &&
+    locality-uuid -n 1 2>&1 >/dev/null")
+  if [ "$level" = WARNING ]; then
+    check "... and the CLI warns on standard error: $cli_err" \
+      'grep -q "locality-uuid: warning: node value $node comes from locally administered MAC address $mac of interface \"v0\", which other machines may share; pass --node-id" <<<"$cli_err"'
+  else
+    check "... and the CLI says nothing on standard error" '[ -z "$cli_err" ]'
+  fi
   stop "$name"
 done
 
