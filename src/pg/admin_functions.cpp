@@ -171,3 +171,26 @@ LOCALITY_SQL_FUNCTION(hot_guid_release_future_seconds) {
     SRF_RETURN_NEXT(fctx, time_range_row(fctx, static_cast<int64>(range[0]) * 1000000,
                                          static_cast<int64>(range[1]) * 1000000));
 }
+
+// locality_uuid_window_usage(): the server-wide sequential run of the
+// clock's current window, for monitoring: (window_start, window_end,
+// ids_drawn, ids_left). Drawn counts what backends took from shared memory
+// (each takes 256 at a time, so some may be cached, not yet made).
+LOCALITY_SQL_FUNCTION(locality_uuid_window_usage) {
+    const TupleDesc desc = row_type(fcinfo);
+    locality_pg::SharedCounters *shared = primary_counters("report the window's sequential ids");
+    if (pg_atomic_read_u32(&shared->available) == 0) locality_pg::report_unavailable(shared);
+    const int64 now_ms = locality::wall_clock_millis();
+    const uint32 window = locality::window_of(static_cast<uint64>(Max(now_ms, 0)));
+    const uint64 run = pg_atomic_read_u64(&shared->runs[window % locality::kRunSlots].value);
+    const uint64 drawn = (run >> 32) == static_cast<uint64>(window) + 1
+                             ? Min(run & 0xFFFFFFFF, static_cast<uint64>(locality::kRunIds))
+                             : 0;
+    const int64 start_us = static_cast<int64>(locality::window_start_millis(window)) * 1000;
+    Datum values[4] = {locality_pg::timestamptz_from_unix_micros(start_us),
+                       locality_pg::timestamptz_from_unix_micros(start_us + locality::kWindowMillis * 1000),
+                       Int64GetDatum(static_cast<int64>(drawn)),
+                       Int64GetDatum(static_cast<int64>(locality::kRunIds - drawn))};
+    bool nulls[4] = {false, false, false, false};
+    PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+}

@@ -60,6 +60,15 @@ check_shared() {
   echo "4 sessions x 500 variable ids: $n distinct positions spanning $span in the server's sequence"
   [ "$n" = 2000 ] && [ "$span" -le $((2000 + 4 * 255)) ] || fail "variable-mode counters are not one server-wide sequence"
 
+  # Monitoring the current window's run: 10,000 more sequential ids draw
+  # 10,000 more of its 2^31 (plus what this session's block of 256 holds).
+  local before after left
+  before=$(q -c "SELECT ids_drawn FROM locality_uuid_window_usage()")
+  read -r after left < <(q -F ' ' -c "SELECT count(locality_uuid(true)) FROM generate_series(1, 10000)" \
+    -c "SELECT ids_drawn, ids_left FROM locality_uuid_window_usage()" | tail -n 1)
+  [ $((after - before)) -ge 10000 ] && [ $((after - before)) -le 10256 ] && [ $((after + left)) = 2147483648 ] ||
+    fail "window usage: $before then $after drawn, $left left"
+  echo "locality_uuid_window_usage(): $before then $after of 2,147,483,648 drawn after 10,000 ids ($left left)"
   # The postmaster-level setting cannot change in a running server.
   out=$(q -c "SET locality_uuid.shared_counter = off" 2>&1 || true)
   echo "$out" | grep -q 'cannot be changed without restarting the server' || fail "shared_counter changed at run time: $out"
@@ -144,6 +153,9 @@ check_words_without_preloading() {
   [ "$(grep -c "WARNING:  locality_uuid is not in shared_preload_libraries: this session makes ids with counters of its own" <<<"$out")" = 1 ] &&
     [ "$(grep -c '^t$' <<<"$out")" = 2 ] || fail "first ids of a session without preloading: $out"
   echo "not preloaded: a session's first id warns once ($(grep -c WARNING <<<"$out") WARNING for 2 ids)"
+  out=$(psql -X -q -At -v VERBOSITY=verbose -c "SELECT * FROM locality_uuid_window_usage()" 2>&1 || true)
+  grep -q "ERROR:  55000: cannot report the window's sequential ids without server-wide counters" <<<"$out" ||
+    fail "window usage without preloading: $out"
 }
 
 # Preloading lost after server-wide ids (a conf.d file overwritten, an
