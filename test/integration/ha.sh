@@ -479,7 +479,17 @@ if [ "$PG_MAJOR" -ge 15 ]; then
   pgctl v start
   q u -c "SELECT count(locality_uuid_at($FIXED, false)) FROM generate_series(1, 2100000)" >/dev/null
   wait_replay u v
+  # A primary at work: a client crossing a refill about every second until
+  # the stop ends it, so reservation records keep coming (review F7's case:
+  # a CHECKPOINT alone leaves records of the old id after it).
+  # (Two series joined: a function scan stores its whole series before
+  # the first row, so one series of 200M would make no id for a minute.)
+  q u -c "SELECT count(locality_uuid_at($FIXED, false)) FROM generate_series(1, 1000) a, generate_series(1, 200000) b" \
+    >/dev/null 2>&1 &
+  writer=$!
+  sleep 3
   pgctl u stop -m fast                                                     # (1)
+  wait "$writer" || true
   shutdown_lsn=$(LC_ALL=C "$BIN/pg_controldata" "$WORK/u" | sed -n 's/^Latest checkpoint location: *//p')
   for _ in $(seq 300); do
     [ "$(q v -c "SELECT pg_last_wal_replay_lsn() >= '$shutdown_lsn'")" = t ] && break; sleep 0.2
