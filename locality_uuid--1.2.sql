@@ -291,6 +291,7 @@ DECLARE
   null_key text;
   missing name;
   left_null bigint;         -- rows still without a value at the end
+  seqscan text := pg_catalog.current_setting('enable_seqscan');  -- the caller's, outside batches
   started timestamptz := pg_catalog.clock_timestamp();
   reported timestamptz := started;
   keys text[];              -- the batch's keys, in key order
@@ -306,7 +307,7 @@ BEGIN
             DETAIL = pg_catalog.format('tbl is %s, col is %s, expr is %s.', coalesce(tbl::text, 'NULL'),
                                        coalesce(pg_catalog.quote_ident(col), 'NULL'), coalesce(pg_catalog.quote_literal(expr), 'NULL'));
   END IF;
-  IF pg_catalog.btrim(expr) = '' THEN
+  IF expr !~ '\S' THEN
     RAISE EXCEPTION 'locality_uuid_fill: expr must not be empty'
       USING ERRCODE = 'invalid_parameter_value',
             HINT = 'Give an expression of the row t, e.g. ''locality_uuid_at(t.created_at, true)''.';
@@ -356,13 +357,15 @@ BEGIN
                 JOIN pg_catalog.pg_opclass oc ON oc.oid = x.indclass[0]
                 WHERE x.indrelid = rel AND x.indisunique AND x.indisvalid AND x.indnkeyatts = 1
                   AND x.indkey[0] = a.attnum AND x.indpred IS NULL AND x.indexprs IS NULL
-                  AND x.indcollation[0] = a.attcollation AND oc.opcdefault);
+                  AND x.indcollation[0] = a.attcollation AND oc.opcdefault)
+    -- Batches pass their keys as an array of the key's type.
+    AND NOT EXISTS (SELECT FROM pg_catalog.pg_type ty WHERE ty.oid = a.atttypid AND ty.typcategory = 'A');
   IF key_type IS NULL THEN
     RAISE EXCEPTION 'locality_uuid_fill: % has no unique key to batch by', tbl
       USING ERRCODE = 'invalid_parameter_value',
             DETAIL = CASE WHEN key_col IS NULL
                        THEN 'key_col is not given and the table has no one-column primary key.'
-                       ELSE pg_catalog.format('Column %I must be NOT NULL and have a valid, non-partial unique index on it alone, with the column''s collation and default operator class.', key_col) END,
+                       ELSE pg_catalog.format('Column %I must be NOT NULL, not of an array type, and have a valid, non-partial unique index on it alone, with the column''s collation and default operator class.', key_col) END,
             HINT = 'Name such a column as key_col.';
   END IF;
   IF key_col = col THEN
@@ -408,7 +411,8 @@ BEGIN
   first_sql := pg_catalog.format(keys_sql, tbl, key_col, key_type, '>=', col);
   next_sql := pg_catalog.format(keys_sql, tbl, key_col, key_type, '>', col);
   update_sql := pg_catalog.format(
-    $sql$WITH done AS (UPDATE %1$s t SET %3$I = (%5$s) WHERE t.%2$I = ANY ($1::%4$s[]) AND t.%3$I IS NULL
+    $sql$WITH done AS (UPDATE %1$s t SET %3$I = (%5$s
+                       ) WHERE t.%2$I = ANY ($1::%4$s[]) AND t.%3$I IS NULL
                        RETURNING t.%2$I AS fill_key, t.%3$I IS NULL AS is_null)
      SELECT pg_catalog.count(*), pg_catalog.count(*) FILTER (WHERE is_null),
             (SELECT d.fill_key::text FROM done d WHERE d.is_null ORDER BY d.fill_key LIMIT 1)
@@ -416,19 +420,23 @@ BEGIN
   WHILE last_key IS NOT NULL AND (max_rows IS NULL OR filled < max_rows) LOOP
     -- A batch reads the key's index only. Left to costs, the planner
     -- scans the whole table instead once batch_size is a fraction of a
-    -- percent of it; enable_seqscan off (local to the batch's
-    -- transaction) keeps every batch at the size of the batch.
+    -- percent of it; enable_seqscan off keeps every batch at the size of
+    -- the batch. Only for the batch's two statements: the caller's value
+    -- is back before anything else runs (plans that a trigger or expr's
+    -- functions cache while the UPDATE runs keep it off, README).
     PERFORM pg_catalog.set_config('DateStyle', 'ISO', true), pg_catalog.set_config('IntervalStyle', 'postgres', true),
             pg_catalog.set_config('extra_float_digits', '3', true), pg_catalog.set_config('enable_seqscan', 'off', true);
     EXECUTE CASE WHEN batches = 0 THEN first_sql ELSE next_sql END
       INTO keys
       USING last_key, CASE WHEN max_rows IS NULL THEN batch_size ELSE least(batch_size, max_rows - filled) END;
     IF keys IS NULL THEN                   -- no row left to fill past the last batch
+      PERFORM pg_catalog.set_config('enable_seqscan', seqscan, true);
       last_key := NULL;
       EXIT;
     END IF;
     last_key := keys[pg_catalog.array_upper(keys, 1)];
     EXECUTE update_sql INTO n, nulls, null_key USING keys;
+    PERFORM pg_catalog.set_config('enable_seqscan', seqscan, true);
     IF nulls > 0 THEN                      -- never a NULL: this batch is rolled back
       RAISE EXCEPTION 'locality_uuid_fill: the expression gave NULL for % of % rows of %', nulls, n, tbl
         USING ERRCODE = 'not_null_violation',

@@ -120,6 +120,18 @@ CALL locality_uuid_fill('fill_k', 'id', NULL, key_col => 'ext_no');
 \echo :LAST_ERROR_SQLSTATE
 CALL locality_uuid_fill('fill_k', 'id', '  ', key_col => 'ext_no');
 \echo :LAST_ERROR_SQLSTATE
+CALL locality_uuid_fill('fill_k', 'id', E'\t\n', key_col => 'ext_no');
+\echo :LAST_ERROR_SQLSTATE
+-- An array key cannot travel as a list of keys.
+CREATE TABLE fill_arr (k int[] PRIMARY KEY, id uuid);
+CALL locality_uuid_fill('fill_arr', 'id', 'gen_random_uuid()');
+\echo :LAST_ERROR_SQLSTATE
+DROP TABLE fill_arr;
+-- An expression may end in a comment.
+CREATE TABLE fill_c (k int PRIMARY KEY, id uuid);
+INSERT INTO fill_c SELECT g, NULL FROM generate_series(1, 3) g;
+CALL locality_uuid_fill('fill_c', 'id', 'gen_random_uuid() -- random, for now');
+DROP TABLE fill_c;
 
 -- READ COMMITTED only; no inheritance parents (a partitioned table is fine).
 SET default_transaction_isolation = 'repeatable read';

@@ -8,9 +8,9 @@
 //   locality-uuid hot-decode [--json] ID...
 //   locality-uuid --version | --help
 //
-// IDs: arguments, or standard input (one a line) for '-' or none given
-// with a pipe or file as input. Exit status: 0 success, 1 bad data
-// (malformed or foreign id, out-of-range value), 2 bad usage.
+// IDs: arguments, or standard input (one a line) for '-'. Exit status: 0
+// success, 1 bad data (malformed or foreign id, out-of-range value), 2 bad
+// usage.
 #include <sys/random.h>
 #include <unistd.h>
 
@@ -57,8 +57,8 @@ const char kHelp[] =
     "      Print counter, process id, MAC fragment and timestamp of each id.\n"
     "      --sequential reads the counter as written (sequential-mode ids).\n"
     "      --json prints one JSON object a line instead.\n"
-    "      IDs: hyphenated, 32 digits, or in braces; '-' (or none, with input from a\n"
-    "      pipe or file) reads them from standard input, one a line.\n"
+    "      IDs: hyphenated, 32 digits, or in braces; '-' reads them from standard\n"
+    "      input, one a line.\n"
     "  locality-uuid v1 --time ISO8601 --clock-seq N --mac MAC\n"
     "      Print the RFC 4122 version-1 UUID a machine with MAC made at that time\n"
     "      (same as SQL form_uuid_v1; a seventh fractional digit is the 100 ns tick).\n"
@@ -185,10 +185,10 @@ struct IdInput {
     std::vector<std::string> ids;
 };
 
-// Reads argv[2..] into `in`: the flags `allowed` names, then ids; '-', or
-// no id with standard input not a terminal, reads ids from standard input
-// (one a line; blank lines and surrounding blanks are skipped). Returns 0,
-// or the usage error.
+// Reads argv[2..] into `in`: the flags, then ids; '-' reads ids from
+// standard input (one a line; blank lines and surrounding blanks are
+// skipped). Only when asked: a tool in a `while read` loop, under cron or
+// ssh must not swallow its caller's input. Returns 0, or the usage error.
 int read_ids(int argc, char **argv, const char *command, bool sequential_allowed, IdInput *in) {
     bool from_stdin = false;
     for (int i = 2; i < argc; ++i) {
@@ -199,15 +199,12 @@ int read_ids(int argc, char **argv, const char *command, bool sequential_allowed
             in->json = true;
         else if (arg == "-")
             from_stdin = true;
-        else if (arg.size() > 1 && arg[0] == '-' && arg[1] == '-')
+        else if (arg.size() > 1 && arg[0] == '-')
             return usage_error("unknown argument '" + arg + "'");
         else
             in->ids.push_back(arg);
     }
-    if (in->ids.empty() && !from_stdin) {
-        if (isatty(STDIN_FILENO)) return usage_error(std::string(command) + " needs at least one id");
-        from_stdin = true;
-    }
+    if (in->ids.empty() && !from_stdin) return usage_error(std::string(command) + " needs at least one id");
     if (from_stdin) {
         std::string line;
         while (std::getline(std::cin, line)) {
@@ -221,18 +218,48 @@ int read_ids(int argc, char **argv, const char *command, bool sequential_allowed
     return 0;
 }
 
-// Hands each id of `in` to `show` (which returns 0 or a data error); a
-// malformed one is reported and the others still shown. Returns the last
-// non-zero status.
+// `text` as a JSON string body: quotes, backslashes and control
+// characters escaped (an input line may hold anything).
+std::string json_escaped(const std::string &text) {
+    std::string out;
+    for (const unsigned char c : text) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += static_cast<char>(c);
+        } else if (c < 0x20) {
+            char esc[8];
+            std::snprintf(esc, sizeof esc, "\\u%04x", c);
+            out += esc;
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out;
+}
+
+// Hands each id of `in` to `show` (which returns 0 or a data error, the
+// message written by `fail`); a malformed one is reported and the others
+// still shown. With --json a failure is also a line of its own on standard
+// output, {"input": ..., "error": ...}, so that output lines stay one per
+// input. Returns the last non-zero status.
 template <class Show>
 int for_each_id(const IdInput &in, Show show) {
     int status = 0;
     for (const std::string &text : in.ids) {
+        std::string message;
+        auto fail = [&](const std::string &m) {
+            message = m;
+            return data_error(m);
+        };
         Uuid16 u;
-        const int result = parse_uuid(text.data(), text.size(), &u)
-                               ? show(u, text.c_str())
-                               : data_error("'" + text + "' is not a UUID");
-        if (result != 0) status = result;
+        const int result = parse_uuid(text.data(), text.size(), &u) ? show(u, text.c_str(), fail)
+                                                                    : fail("'" + text + "' is not a UUID");
+        if (result != 0) {
+            status = result;
+            if (in.json)
+                std::printf("{\"input\":\"%s\",\"error\":\"%s\"}\n", json_escaped(text).c_str(),
+                            json_escaped(message).c_str());
+        }
     }
     return status;
 }
@@ -241,12 +268,12 @@ int decode(int argc, char **argv) {
     IdInput in;
     if (const int rc = read_ids(argc, argv, "decode", true, &in)) return rc;
     const Mode mode = in.sequential ? Mode::sequential : Mode::variable;
-    const int status = for_each_id(in, [&](const Uuid16 &u, const char *) {
+    const int status = for_each_id(in, [&](const Uuid16 &u, const char *, auto fail) {
         char canonical[37];
         format_uuid(u, canonical);
         if (!is_locality(u))
-            return data_error(std::string(canonical) + " is version " + "0123456789abcdef"[version_nibble(u)] +
-                              ", not a Locality UUID (version b)");
+            return fail(std::string(canonical) + " is version " + "0123456789abcdef"[version_nibble(u)] +
+                        ", not a Locality UUID (version b)");
         const LocalityFields f = decode_locality(u);
         char iso[40];
         format_iso8601_micros(static_cast<std::int64_t>(f.millis) * 1000, true, iso);
@@ -309,8 +336,8 @@ int v1_form(int argc, char **argv) {
 int v1_time(int argc, char **argv) {
     IdInput in;
     if (const int rc = read_ids(argc, argv, "v1-time", false, &in)) return rc;
-    const int status = for_each_id(in, [&](const Uuid16 &u, const char *text) {
-        if (!is_rfc_v1(u)) return data_error(std::string(text) + " is not an RFC 4122 version 1 UUID");
+    const int status = for_each_id(in, [&](const Uuid16 &u, const char *text, auto fail) {
+        if (!is_rfc_v1(u)) return fail(std::string(text) + " is not an RFC 4122 version 1 UUID");
         char iso[40], canonical[37];
         format_iso8601_micros(unix_micros_from_v1_ticks(v1_ticks(u)), false, iso);
         format_uuid(u, canonical);
@@ -405,7 +432,7 @@ int hot_generate(int argc, char **argv) {
 int hot_decode(int argc, char **argv) {
     IdInput in;
     if (const int rc = read_ids(argc, argv, "hot-decode", false, &in)) return rc;
-    const int status = for_each_id(in, [&](const Uuid16 &u, const char *) {
+    const int status = for_each_id(in, [&](const Uuid16 &u, const char *, auto) {
         const HotGuidFields f = decode_hot_guid(u);
         char canonical[37], iso[40], machine[7];
         format_uuid(u, canonical);

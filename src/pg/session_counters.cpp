@@ -2,6 +2,10 @@
 
 #include <unistd.h>
 
+extern "C" {
+#include "access/parallel.h"
+}
+
 #include "settings.hpp"
 #include "state_file.hpp"
 
@@ -11,10 +15,14 @@ bool library_preloaded = false;
 
 namespace {
 
-// Passed once in this backend: later draws do not look again. A refusal
-// is not remembered, so that a fix (a reload setting shared_counter off)
-// takes effect at the next call.
-bool checked = false;
+// The settings this backend last passed the check with (-1: none yet):
+// later draws look again only after a reload changed them. A refusal is
+// not remembered, so that a fix takes effect at the next call.
+int checked_for = -1;
+
+int settings_now() {
+    return (setting_shared_counter_explicit ? 2 : 0) | (setting_shared_counter ? 1 : 0);
+}
 
 bool chosen_per_session() {
     return library_preloaded ? !setting_shared_counter
@@ -37,7 +45,7 @@ void warn_not_preloaded(const char *what) {
 }  // namespace
 
 void check_session_counters() {
-    if (checked) return;
+    if (checked_for == settings_now()) return;
     if (!chosen_per_session()) {
         if (setting_shared_counter_explicit && setting_shared_counter)
             ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -56,9 +64,11 @@ void check_session_counters() {
                                       "a failover.",
                                       kStateFile),
                             errhint("%s", kPreloadHint)));
-        warn_not_preloaded("this session makes ids with counters of its own");
+        // Once per session: a parallel worker is a process of its own,
+        // but its leader has said it.
+        if (!IsParallelWorker()) warn_not_preloaded("this session makes ids with counters of its own");
     }
-    checked = true;
+    checked_for = settings_now();
 }
 
 void warn_not_preloaded_at_create() {

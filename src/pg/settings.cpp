@@ -19,9 +19,13 @@ namespace {
 // check hook to the assign hook in `extra`: a check alone (ALTER SYSTEM
 // validating a value) assigns nothing and must change nothing.
 bool check_shared_counter(bool *, void **extra, GucSource source) {
-    // malloc, as guc.c frees `extra` with free() (guc_malloc is not
-    // exported before 16).
+    // As guc.c frees `extra`: with pfree() from 16 on (guc_malloc's memory
+    // context), with free() before (when guc_malloc is not exported).
+#if PG_VERSION_NUM >= 160000
+    bool *explicit_value = static_cast<bool *>(guc_malloc(LOG, sizeof(bool)));
+#else
     bool *explicit_value = static_cast<bool *>(std::malloc(sizeof(bool)));
+#endif
     if (explicit_value == nullptr) return false;
     *explicit_value = source > PGC_S_DEFAULT;
     *extra = explicit_value;

@@ -73,23 +73,30 @@ expect 1 'version 4, not a Locality UUID' "$CLI" decode 8d6d1986-5ab8-41eb-8e9f-
 expect 1 "'20be0ffc-314a' is not a UUID" "$CLI" decode 20be0ffc-314a
 expect 1 "is not a UUID" "$CLI" decode 20be0ffc-314a-bd53-7a50-013a65ca76dg
 expect 1 "is not a UUID" "$CLI" decode 20be0ffc0314a-bd53-7a50-013a65ca76d2
-expect 2 'decode read no id from standard input' "$CLI" decode </dev/null
+expect 2 'decode needs at least one id' "$CLI" decode </dev/null
+expect 2 'decode read no id from standard input' "$CLI" decode - </dev/null
 
-# Braces, standard input ('-', or no id with a pipe), and JSON lines.
+# Braces, standard input ('-'), and JSON lines: one line per input, a bad
+# one as an error object with the input escaped.
 ref=20be0ffc-314a-bd53-7a50-013a65ca76d2
 [ "$("$CLI" decode "{$ref}")" = "$("$CLI" decode $ref)" ] || fail "decode of a braced id"
 got=$(printf '%s\n\n  {%s}  \n' $ref $ref | "$CLI" decode - | grep -c '^counter     : 3,488,672,514$')
 [ "$got" = 2 ] || fail "decode - from standard input: $got records"
-got=$(printf '%s\n' $ref | "$CLI" decode --json)
+got=$(printf '%s\n' $ref | "$CLI" decode --json -)
 want='{"id":"20be0ffc-314a-bd53-7a50-013a65ca76d2","counter":3488672514,"pid":12618,"node":223574608,"mac_fragment":"__:__:_d:53:7a:50","millis":1350327498450,"time":"2012-10-15T18:58:18.450Z"}'
 [ "$got" = "$want" ] || fail "decode --json from a pipe: $got"
 python3 -c 'import json, sys; [json.loads(l) for l in sys.stdin]' <<<"$got" || fail "decode --json is not JSON"
+got=$(printf 'x"y\\z\n%s\n' $ref | "$CLI" decode --json - 2>/dev/null || true)
+[ "$(head -n 1 <<<"$got")" = '{"input":"x\"y\\z","error":"'"'"'x\"y\\z'"'"' is not a UUID"}' ] &&
+  [ "$(sed -n 2p <<<"$got")" = "$want" ] || fail "decode --json with a bad line: $got"
+python3 -c 'import json, sys; [json.loads(l) for l in sys.stdin]' <<<"$got" || fail "decode --json error line is not JSON"
 got=$("$CLI" hot-decode --json 61ff0f80-522f-ab76-cd01-e241efbeadde)
 want='{"id":"61ff0f80-522f-ab76-cd01-e241efbeadde","shard_key":3735928559,"seconds":1644105600,"time":"2022-02-06T00:00:00Z","counter":123457,"pid":43981,"machine":"2f5276"}'
 [ "$got" = "$want" ] || fail "hot-decode --json: $got"
 got=$("$CLI" v1-time --json 3b203414-a5b0-11e6-829a-448899365732)
 [ "$got" = '{"id":"3b203414-a5b0-11e6-829a-448899365732","time":"2016-11-08T12:38:20.617218Z"}' ] || fail "v1-time --json: $got"
 expect 2 "unknown argument '--jsn'" "$CLI" decode --jsn $ref
+expect 2 "unknown argument '-j'" "$CLI" decode -j $ref
 expect 1 'invalid time' "$CLI" v1 --time 2020-02-30T00:00:00Z --clock-seq 1 --mac 44:88:99:36:57:32
 expect 1 'invalid time' "$CLI" v1 --time 2020-01-01T25:00:00Z --clock-seq 1 --mac 44:88:99:36:57:32
 expect 1 'invalid time' "$CLI" v1 --time 2020-01-01T00:00:00.1234567891Z --clock-seq 1 --mac 44:88:99:36:57:32

@@ -10,9 +10,10 @@
  *   'e'  write fails with EIO
  *   'h'  write hangs until the byte changes (at most 120 s), then goes on
  *   'c'  no fault; every write is counted (below), for bench/replay_cost.sh
- *   'd'  fsync of a directory fails with EIO (the rename of the file is
- *        done, its directory entry cannot be made durable); any directory,
- *        so the test sets it only around one call of its own
+ *   'd'  the fsync of a directory that follows a rename of
+ *        locality_uuid.state.tmp in the same process fails with EIO (the
+ *        file is in place, its directory entry cannot be made durable);
+ *        no other fsync of the server is touched
  *   'o'  opening locality_uuid.state for reading (fopen, as AllocateFile
  *        does) hangs until the byte changes (at most 120 s)
  * Every other file is untouched. Each write that fails (or, in mode 'c',
@@ -143,6 +144,24 @@ ssize_t write(int fd, const void *buf, size_t len)
 	return real(fd, buf, len);
 }
 
+/* Set by a rename of the state file's temporary file in this process. */
+static int state_renamed;
+
+int rename(const char *from, const char *to)
+{
+	static int (*real)(const char *, const char *);
+	static const char tmp[] = "locality_uuid.state.tmp";
+	size_t n = strlen(from), t = strlen(tmp);
+	int rc;
+
+	if (real == NULL)
+		real = (int (*)(const char *, const char *)) dlsym(RTLD_NEXT, "rename");
+	rc = real(from, to);
+	if (rc == 0 && n >= t && strcmp(from + n - t, tmp) == 0)
+		state_renamed = 1;
+	return rc;
+}
+
 int fsync(int fd)
 {
 	static int (*real)(int);
@@ -151,10 +170,14 @@ int fsync(int fd)
 	if (real == NULL)
 		real = (int (*)(int)) dlsym(RTLD_NEXT, "fsync");
 	attach();
-	if (mode != NULL && *mode == 'd' && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+	if (state_renamed && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
 	{
-		errno = EIO;
-		return -1;
+		state_renamed = 0;
+		if (mode != NULL && *mode == 'd')
+		{
+			errno = EIO;
+			return -1;
+		}
 	}
 	return real(fd);
 }

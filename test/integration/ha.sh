@@ -488,6 +488,7 @@ if [ "$PG_MAJOR" -ge 15 ]; then
     >/dev/null 2>&1 &
   writer=$!
   sleep 3
+  check "a client crosses refills on the primary until the stop" 'kill -0 "$writer" 2>/dev/null'
   pgctl u stop -m fast                                                     # (1)
   wait "$writer" || true
   shutdown_lsn=$(LC_ALL=C "$BIN/pg_controldata" "$WORK/u" | sed -n 's/^Latest checkpoint location: *//p')
