@@ -45,7 +45,7 @@ SHLIB_LINK = -lcrypto -lstdc++
 # The command-line tool (below); set before PGXS, whose clean rule tests
 # EXTRA_CLEAN when it is read.
 CLI = locality-uuid
-EXTRA_CLEAN = $(CLI)
+EXTRA_CLEAN = $(CLI) locality_uuid_sql.sql
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -119,3 +119,13 @@ uninstall-cli:
 	rm -f '$(DESTDIR)$(CLI_BINDIR)/$(CLI)' '$(DESTDIR)$(CLI_MANDIR)/$(CLI).1'
 
 .PHONY: install-cli uninstall-cli
+
+# The SQL edition (README, Managed services): one psql script made from
+# src/sql/, in dependency order (a SQL function's body must find the
+# functions it calls when it is created).
+SQL_EDITION_SOURCES = $(addprefix $(SOURCE_DIR)/src/sql/,uuid_v1.sql encode.sql readers.sql hot_guid_readers.sql)
+.PHONY: sql-edition
+sql-edition: locality_uuid_sql.sql
+locality_uuid_sql.sql: $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/psql_script.sh $(SOURCE_DIR)/locality_uuid.control
+	sh $(SOURCE_DIR)/src/sql/psql_script.sh $(EXTVERSION) $(SQL_EDITION_SOURCES) >$@.tmp
+	mv $@.tmp $@

@@ -104,6 +104,7 @@ major_suites() {
   suite regress-per-backend regression -o locality_uuid.shared_counter=off
   suite regress-preloaded regression -o shared_preload_libraries=locality_uuid
   suite upgrade bash "$ROOT/test/integration/upgrade.sh"
+  suite sql-edition timeout --kill-after=30 900 bash "$ROOT/test/integration/sql_edition.sh"
   if [ -n "${LOCALITY_ARCH:-}" ]; then
     # The CLI's known-answer decodes and its agreement with SQL: this
     # machine's run has cli.sh among its integration scripts, an
@@ -158,7 +159,7 @@ trap 'kill $preparer 2>/dev/null' EXIT
 log "PostgreSQL $PG_MAJOR on this machine"
 major_suites
 for t in "$ROOT"/test/integration/*.sh; do
-  case "$(basename "$t")" in upgrade.sh | ha.sh | debian_package.sh) continue ;; esac  # per major, above
+  case "$(basename "$t")" in upgrade.sh | sql_edition.sh | ha.sh | debian_package.sh) continue ;; esac  # per major, above
   suite "$(basename "$t" .sh)" timeout --kill-after=30 1800 bash "$t"
 done
 

@@ -1,0 +1,138 @@
+-- RFC 4122 version-1 UUIDs for given times and reading them back, as the C
+-- edition's src/core/uuid_v1.* and src/pg/uuid_v1_functions.cpp: 60-bit
+-- count of 100-ns ticks since 1582-10-15 00:00 UTC, 14-bit clock sequence,
+-- 48-bit node, all on integers (Unix microseconds in and out), with the
+-- same errors for the same bad input.
+
+-- The exact Unix microseconds of a finite timestamptz. The difference of
+-- two timestamptz is exact (days and microseconds, justified to 24-hour
+-- days), and each of its parts is an integer a double holds exactly;
+-- extract(epoch ...) is not exact on PostgreSQL 13 (a double).
+CREATE OR REPLACE FUNCTION locality_uuid_unix_micros(ts pg_catalog.timestamptz) RETURNS pg_catalog.int8
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+SELECT pg_catalog.date_part('day', d)::pg_catalog.int8 * 86400000000
+     + pg_catalog.date_part('hour', d)::pg_catalog.int8 * 3600000000
+     + pg_catalog.date_part('minute', d)::pg_catalog.int8 * 60000000
+     + pg_catalog.date_part('microseconds', d)::pg_catalog.int8
+FROM (SELECT ts - pg_catalog.timestamptz '1970-01-01 00:00:00+00' AS d) AS diff
+$$;
+COMMENT ON FUNCTION locality_uuid_unix_micros(pg_catalog.timestamptz) IS
+    'SQL edition: microseconds since 1970-01-01 00:00 UTC of a finite timestamptz, exactly';
+
+-- The timestamptz of Unix microseconds: whole seconds, then microseconds,
+-- each product an integer a double holds exactly.
+CREATE OR REPLACE FUNCTION locality_uuid_from_unix_micros(us pg_catalog.int8) RETURNS pg_catalog.timestamptz
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+SELECT pg_catalog.timezone('UTC', pg_catalog.timestamp 'epoch'
+         + (us / 1000000) * pg_catalog.interval '1 second'
+         + (us % 1000000) * pg_catalog.interval '1 microsecond')
+$$;
+COMMENT ON FUNCTION locality_uuid_from_unix_micros(pg_catalog.int8) IS
+    'SQL edition: the timestamptz of microseconds since 1970-01-01 00:00 UTC';
+
+-- Both forming functions: ticks of the first 100 ns of ts's microsecond,
+-- plus sub_tick, then the fields in their RFC 4122 places. The checks and
+-- their order are the C edition's: infinity, the number, then the range.
+CREATE OR REPLACE FUNCTION locality_uuid_form_v1(ts pg_catalog.timestamptz, clock_seq pg_catalog.int4,
+                                                 sub_tick pg_catalog.int4, mac pg_catalog.macaddr)
+    RETURNS pg_catalog.uuid
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+    us pg_catalog.int8;
+    ticks pg_catalog.int8;
+    hex pg_catalog.text;
+BEGIN
+    IF NOT pg_catalog.isfinite(ts) THEN
+        RAISE EXCEPTION 'timestamp out of range for a version 1 UUID'
+            USING ERRCODE = '22008', DETAIL = 'Infinite timestamps have no version 1 time.';
+    END IF;
+    -- Far beyond the 60 bits, the microseconds since 1970 would overflow
+    -- on the way: such a time is out of range before it is computed.
+    us := CASE WHEN ts < pg_catalog.timestamptz '6000-01-01 00:00:00+00'
+               THEN @extschema@.locality_uuid_unix_micros(ts) ELSE pg_catalog.int8 '9223372036854775807' END;
+    IF us < -12219292800000000 THEN
+        RAISE EXCEPTION 'timestamp out of range for a version 1 UUID'
+            USING ERRCODE = '22008', DETAIL = 'Version 1 UUIDs start at 1582-10-15 00:00:00 UTC.';
+    END IF;
+    -- The last microsecond whose first tick fits 60 bits, and a sub-tick
+    -- that would carry past them.
+    IF us > 103072857660684697
+       OR (us + 12219292800000000) * 10 + sub_tick > 1152921504606846975 THEN
+        RAISE EXCEPTION 'timestamp out of range for a version 1 UUID'
+            USING ERRCODE = '22008', DETAIL = 'The 60-bit time field ends at 5236-03-31 21:21:00.684697 UTC.';
+    END IF;
+    ticks := (us + 12219292800000000) * 10 + sub_tick;
+    hex := pg_catalog.lpad(pg_catalog.to_hex(ticks), 15, '0');     -- time_hi (3), time_mid (4), time_low (8)
+    RETURN (pg_catalog.substr(hex, 8, 8) || pg_catalog.substr(hex, 4, 4) || '1' || pg_catalog.substr(hex, 1, 3)
+            || pg_catalog.lpad(pg_catalog.to_hex(32768 | clock_seq), 4, '0')        -- variant 10
+            || pg_catalog.replace(mac::pg_catalog.text, ':', ''))::pg_catalog.uuid;
+END
+$$;
+COMMENT ON FUNCTION locality_uuid_form_v1(pg_catalog.timestamptz, pg_catalog.int4, pg_catalog.int4, pg_catalog.macaddr) IS
+    'SQL edition: the version 1 UUID of ts''s microsecond plus sub_tick 100-ns ticks, clock_seq and mac';
+
+CREATE OR REPLACE FUNCTION form_uuid_v1(ts pg_catalog.timestamptz, clock_seq pg_catalog.int4, mac pg_catalog.macaddr)
+    RETURNS pg_catalog.uuid
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+BEGIN
+    IF pg_catalog.isfinite(ts) AND (clock_seq < 0 OR clock_seq > 16383) THEN
+        RAISE EXCEPTION 'clock_seq % is out of range for a version 1 UUID', clock_seq
+            USING ERRCODE = '22003', DETAIL = 'A version 1 UUID holds a 14-bit clock sequence, 0 to 16383.';
+    END IF;
+    RETURN @extschema@.locality_uuid_form_v1(ts, clock_seq, 0, mac);
+END
+$$;
+COMMENT ON FUNCTION form_uuid_v1(pg_catalog.timestamptz, pg_catalog.int4, pg_catalog.macaddr) IS
+    'Version 1 UUID a machine with this MAC would have made at ts with this clock sequence';
+
+-- Ordinals use every clock sequence, then the 10 ticks of the microsecond.
+CREATE OR REPLACE FUNCTION form_uuid_v1_nth(ts pg_catalog.timestamptz, ordinal pg_catalog.int8, mac pg_catalog.macaddr)
+    RETURNS pg_catalog.uuid
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+BEGIN
+    IF pg_catalog.isfinite(ts) AND (ordinal < 0 OR ordinal >= 163840) THEN
+        RAISE EXCEPTION 'ordinal % is out of range for a version 1 UUID', ordinal
+            USING ERRCODE = '22003',
+                  DETAIL = 'One microsecond and node hold ordinals 0 to 163839 (16384 clock sequences times 10 ticks).';
+    END IF;
+    RETURN @extschema@.locality_uuid_form_v1(ts, (ordinal % 16384)::pg_catalog.int4,
+                                             (ordinal / 16384)::pg_catalog.int4, mac);
+END
+$$;
+COMMENT ON FUNCTION form_uuid_v1_nth(pg_catalog.timestamptz, pg_catalog.int8, pg_catalog.macaddr) IS
+    'The ordinal-th (0..163839) distinct version 1 UUID of one microsecond and MAC';
+
+-- Readers: NULL unless version 1 with the RFC 4122 variant (text position
+-- 15 is the version, 20 starts with the variant bits 10: 8, 9, a or b).
+CREATE OR REPLACE FUNCTION uuid_v1_timestamp(id pg_catalog.uuid) RETURNS pg_catalog.timestamptz
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+SELECT CASE WHEN pg_catalog.substr(id::pg_catalog.text, 15, 1) = '1'
+             AND pg_catalog.substr(id::pg_catalog.text, 20, 1) IN ('8', '9', 'a', 'b') THEN
+  @extschema@.locality_uuid_from_unix_micros(
+    ('x' || pg_catalog.substr(id::pg_catalog.text, 16, 3) || pg_catalog.substr(id::pg_catalog.text, 10, 4)
+         || pg_catalog.substr(id::pg_catalog.text, 1, 8))::pg_catalog.bit(60)::pg_catalog.int8 / 10
+    - 12219292800000000)
+END
+$$;
+COMMENT ON FUNCTION uuid_v1_timestamp(pg_catalog.uuid) IS
+    'Time of a version 1 UUID, truncated to the microsecond; NULL for other versions';
+
+CREATE OR REPLACE FUNCTION uuid_v1_clock_seq(id pg_catalog.uuid) RETURNS pg_catalog.int4
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+SELECT CASE WHEN pg_catalog.substr(id::pg_catalog.text, 15, 1) = '1'
+             AND pg_catalog.substr(id::pg_catalog.text, 20, 1) IN ('8', '9', 'a', 'b') THEN
+  ('x' || pg_catalog.substr(id::pg_catalog.text, 20, 4))::pg_catalog.bit(16)::pg_catalog.int4 & 16383
+END
+$$;
+COMMENT ON FUNCTION uuid_v1_clock_seq(pg_catalog.uuid) IS
+    'Clock sequence of a version 1 UUID; NULL for other versions';
+
+CREATE OR REPLACE FUNCTION uuid_v1_node(id pg_catalog.uuid) RETURNS pg_catalog.macaddr
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+SELECT CASE WHEN pg_catalog.substr(id::pg_catalog.text, 15, 1) = '1'
+             AND pg_catalog.substr(id::pg_catalog.text, 20, 1) IN ('8', '9', 'a', 'b') THEN
+  pg_catalog.substr(id::pg_catalog.text, 25, 12)::pg_catalog.macaddr
+END
+$$;
+COMMENT ON FUNCTION uuid_v1_node(pg_catalog.uuid) IS
+    'Node (MAC) of a version 1 UUID; NULL for other versions';
