@@ -12,7 +12,7 @@
 // ahead of the clock. Ids made in such a window carry its future times;
 // once real time reaches it, its run starts again, and an id of the same
 // millisecond, counter and pid may repeat one made during the glitch
-// (README, Guarantees). The real window whose run the glitch replaced in
+// (doc/guarantees.md). The real window whose run the glitch replaced in
 // that slot (the newest the clock has reached) lost its count then: the
 // release closes it as full, so it never starts again.
 //

@@ -3,7 +3,7 @@
 // logs its new marks and flushes the record before an id past the old mark
 // is handed out; replay raises the marks (reservation.hpp says why file and
 // WAL together cover every case). Before 15 there is no WAL record, and the
-// file alone carries the marks (README, Guarantees, says what that leaves
+// file alone carries the marks (doc/guarantees.md says what that leaves
 // out).
 #pragma once
 

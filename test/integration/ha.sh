@@ -236,7 +236,7 @@ q a -c "SELECT count(${KIND_SQL[7]}) FROM generate_series(1, 1048576 - 4096)" >/
 
 if [ "$PG_MAJOR" -lt 15 ]; then
   echo "PostgreSQL $PG_MAJOR has no custom WAL resource managers: failover, point-in-time recovery"
-  echo "and pg_rewind are not covered (README, Guarantees); checking the standby and pg_upgrade only."
+  echo "and pg_rewind are not covered (doc/guarantees.md); checking the standby and pg_upgrade only."
 fi
 [ "$PG_MAJOR" -ge 15 ] && q a -c "CREATE EXTENSION pg_walinspect"
 base_backup a b -R

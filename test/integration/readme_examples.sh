@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every ```sql block of README.md runs, in order, in one session of a fresh
+# Every ```sql block of README.md (and of the doc/ pages it names where their text was) runs, in order, in one session of a fresh
 # database of a server that preloads the library with node_id 17 (a
 # database "app" and a role "loader" exist
 # for the settings examples; TimeZone is UTC), and every statement followed
@@ -12,7 +12,7 @@ trap 'rm -rf "$work"' EXIT
 
 # README -> a psql script with a marker before each statement, and the
 # expected rows of each statement that has them.
-python3 "$ROOT/test/integration/lib/readme_blocks.py" extract "$ROOT/README.md" sql "$work"
+python3 "$ROOT/test/integration/lib/readme_blocks.py" extract sql "$work" "$ROOT/README.md"
 
 run() {
   psql -X -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE app" -c "CREATE ROLE loader"

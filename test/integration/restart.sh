@@ -184,7 +184,7 @@ q -c "SELECT kind, count(*) AS ids, count(*) - count(DISTINCT id) AS duplicates 
   while read -r kind n d; do printf '%-14s %8s ids  %s duplicates\n' "$kind" "$n" "$d"; done
 # Uniqueness is promised per key space: one mode of Locality UUIDs (clock
 # and given-time ids of a mode share it), or Hot Guids. (Ids of the two
-# modes can coincide: README, Guarantees.)
+# modes can coincide: doc/guarantees.md.)
 family="CASE WHEN kind LIKE 'hot%' THEN 'hot' WHEN kind LIKE 'sequential%' THEN 'sequential' ELSE 'variable' END"
 read -r total dups < <(q -F ' ' -c "SELECT count(*), count(*) - count(DISTINCT ($family, id)) FROM ids WHERE kind <> 'doomed'")
 check "no duplicate within a mode among $total ids" '[ "$dups" = 0 ]'

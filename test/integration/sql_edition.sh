@@ -24,7 +24,7 @@ export SCRIPT="$ROOT/locality_uuid_sql.sql" ROUNDS=${SQL_EDITION_ROUNDS:-20000}
 export WORK
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-python3 "$ROOT/test/integration/lib/readme_blocks.py" extract "$ROOT/README.md" pgsql "$WORK"
+python3 "$ROOT/test/integration/lib/readme_blocks.py" extract pgsql "$WORK" "$ROOT/README.md"
 
 run() {
   set -euo pipefail

@@ -205,7 +205,7 @@ TEST(ExplicitTime, SequentialUsesTheWindowOfTheGivenTimeInTheUpperHalf) {
 
 TEST(ExplicitTime, ManyRowsSharingOneMillisecondGetDistinctIdsWithinAMode) {
     // Uniqueness is per mode: the id has no mode bit, so a reversed variable
-    // counter may equal a sequential one (README, "Guarantees").
+    // counter may equal a sequential one (doc/guarantees.md).
     Gen g;
     std::vector<IdKey> sequential, variable;
     for (int i = 0; i < 200000; ++i) {

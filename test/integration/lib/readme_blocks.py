@@ -1,8 +1,9 @@
 """README examples as tests (readme_examples.sh, sql_edition.sh).
 
-  readme_blocks.py extract README LANG WORK   the ```LANG blocks of README as
-      WORK/examples.sql (a marker before each statement) and the rows each
-      statement's "-- result: ..." comments promise as WORK/expected.json
+  readme_blocks.py extract LANG WORK FILE...  the ```LANG blocks of the FILEs,
+      in order (with those of the files their <!-- examples: PATH --> lines name), as WORK/examples.sql (a marker before each statement) and the
+      rows each statement's "-- result: ..." comments promise as
+      WORK/expected.json
   readme_blocks.py compare WORK               WORK/output.txt (psql -A -t -F ' | '
       of examples.sql) against those rows; exit 1 if any differ
 
@@ -11,14 +12,27 @@ Blocks may be indented (inside a list item): the indent is taken off. A
 right after a statement add rows to it.
 """
 import json
+import os
 import re
 import sys
 
 
-def extract(readme, lang, work):
-    blocks = ["".join(line[len(indent):] for line in body.splitlines(keepends=True))
-              for indent, body in re.findall(r"^( *)```" + re.escape(lang) + r"\n(.*?)^\1```",
-                                             open(readme).read(), flags=re.M | re.S)]
+def blocks_of(name, lang):
+    """The ```lang blocks of file `name`, in order; a line
+    <!-- examples: PATH --> (PATH relative to the file) stands for the blocks
+    of that file, run at that place, as if its text were still there."""
+    found = []
+    pattern = r"^( *)```" + re.escape(lang) + r"\n(.*?)^\1```|^<!-- examples: (\S+) -->$"
+    for indent, body, included in re.findall(pattern, open(name).read(), flags=re.M | re.S):
+        if included:
+            found += blocks_of(os.path.join(os.path.dirname(name), included), lang)
+        else:
+            found.append("".join(line[len(indent):] for line in body.splitlines(keepends=True)))
+    return found
+
+
+def extract(lang, work, *files):
+    blocks = [block for name in files for block in blocks_of(name, lang)]
     statements = []  # [sql text, [expected rows]]
     for block in blocks:
         current, dollar = "", False
@@ -67,4 +81,4 @@ def compare(work):
 
 
 if __name__ == "__main__":
-    sys.exit(extract(*sys.argv[2:5]) if sys.argv[1] == "extract" else compare(sys.argv[2]))
+    sys.exit(extract(*sys.argv[2:]) if sys.argv[1] == "extract" else compare(sys.argv[2]))
