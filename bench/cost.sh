@@ -9,6 +9,11 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 N=${BENCH_N:-2000000}
 ROWS=${BENCH_ROWS:-1000000}
+# bench/sql_edition.sh runs this with its own queries, and the SQL edition
+# installed in schema sqled beside the C edition.
+QUERIES=${BENCH_QUERIES:-$ROOT/bench/sql/cost_queries.txt}
+SQL_EDITION=${BENCH_SQL_EDITION:-}
+[ -z "$SQL_EDITION" ] || make -s -C "$ROOT" PG_CONFIG="$PG_CONFIG" sql-edition
 
 # The floors of any uuid-returning C function (bench/floor/bench_floor.c),
 # built against this major in a temporary directory the server can read.
@@ -22,6 +27,10 @@ run() {
   set -euo pipefail
   psql -X -q -v ON_ERROR_STOP=1 -f "$ROOT/bench/sql/setup_cost.sql" -v rows="$ROWS" \
     -v floor_lib="$FLOOR_DIR/bench_floor.so" >/dev/null
+  if [ -n "$SQL_EDITION" ]; then
+    psql -X -q -v ON_ERROR_STOP=1 -c "CREATE SCHEMA sqled"
+    psql -X -q -v ON_ERROR_STOP=1 -v locality_schema=sqled -f "$ROOT/locality_uuid_sql.sql" >/dev/null
+  fi
   local rounds=${BENCH_REPEAT:-5} major name sql i r ms
   major=$(psql -X -At -c "SELECT current_setting('server_version_num')::int / 10000")
   # The rows of this major: "# group" headings and "name|sql" queries.
@@ -35,7 +44,7 @@ run() {
     fi
     names+=("$name")
     sqls+=("${sql//:N/$N}")
-  done <"$ROOT/bench/sql/cost_queries.txt"
+  done <"$QUERIES"
   # Rounds over all queries, best per query: a slow spell of the machine
   # (a busy neighbour on a VM) hits one round of every query, not all
   # repetitions of one, so the ratios between rows stay fair.
@@ -66,5 +75,5 @@ run() {
   echo "vs first: ns/call divided by the group's first row; speed-up: the inverse"
 }
 export -f run best_ms machine_line
-export N ROWS FLOOR_DIR
+export N ROWS FLOOR_DIR QUERIES SQL_EDITION
 with_cluster -o shared_preload_libraries=locality_uuid -o jit=off -o max_parallel_workers_per_gather=0 -- bash -c run

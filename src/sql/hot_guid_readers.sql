@@ -20,7 +20,7 @@ COMMENT ON FUNCTION hot_guid_shard_key(pg_catalog.uuid) IS
 CREATE OR REPLACE FUNCTION hot_guid_timestamp(id pg_catalog.uuid) RETURNS pg_catalog.timestamptz
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 SELECT pg_catalog.timezone('UTC', pg_catalog.timestamp 'epoch'
-         + ('x' || pg_catalog.substr(id::pg_catalog.text, 1, 8))::pg_catalog.bit(32)::pg_catalog.int8
+         + ('x' || pg_catalog.substr(id::pg_catalog.text, 1, 8))::pg_catalog.bit(32)::pg_catalog.int8::pg_catalog.float8
            * pg_catalog.interval '1 second')
 $$;
 COMMENT ON FUNCTION hot_guid_timestamp(pg_catalog.uuid) IS
@@ -55,7 +55,7 @@ COMMENT ON FUNCTION hot_guid_machine(pg_catalog.uuid) IS
 -- error past the last Hot Guid second; the message shows ts as the C
 -- edition's timestamptz_to_str does (ISO, whatever the session DateStyle).
 CREATE OR REPLACE FUNCTION hot_guid_lower(ts pg_catalog.timestamptz) RETURNS pg_catalog.uuid
-    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET datestyle = 'ISO, MDY' AS $$
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET datestyle = 'ISO, MDY' SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     seconds pg_catalog.int8;
 BEGIN

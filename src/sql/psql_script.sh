@@ -21,10 +21,26 @@ SELECT pg_catalog.current_schema() AS locality_schema \\gset
 \\endif
 \\if :{?locality_schema}
 \\else
-\\echo 'locality_uuid: no schema to install into: set search_path, or pass -v locality_schema=NAME'
-\\quit
+DO \$\$ BEGIN RAISE EXCEPTION 'locality_uuid: no schema to install into: set search_path, or pass -v locality_schema=NAME'; END \$\$;
+\\endif
+-- A plain name only: the functions name their schema in SQL text and in
+-- string literals (sequence names).
+SELECT :'locality_schema' ~ '^[a-z_][a-z0-9_]*\$' AS locality_schema_plain \\gset
+\\if :locality_schema_plain
+\\else
+\\echo locality_uuid: the schema name :locality_schema is not lower-case letters, digits and _
+DO \$\$ BEGIN RAISE EXCEPTION 'locality_uuid: the schema name must be lower-case letters, digits and _'; END \$\$;
+\\endif
+-- Never over the C edition's functions (same names).
+SELECT EXISTS (SELECT FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+               WHERE e.extname = 'locality_uuid' AND n.nspname = :'locality_schema') AS locality_c_here \\gset
+\\if :locality_c_here
+\\echo locality_uuid: the C edition (extension locality_uuid) is installed in schema :locality_schema
+DO \$\$ BEGIN RAISE EXCEPTION 'locality_uuid: the SQL edition goes to a schema without the C edition'; END \$\$;
 \\endif
 BEGIN;
+-- "already exists, skipping" of a re-run is no news.
+SET LOCAL client_min_messages = warning;
 SELECT pg_catalog.set_config('search_path', pg_catalog.quote_ident(:'locality_schema'), true) \gset
 SELECT pg_catalog.replace(\$locality_uuid_sql\$
 HEAD

@@ -15,6 +15,12 @@
 -- Text positions are read with pg_catalog.substr and turned into numbers
 -- through bit strings: ('x' || hex)::bit(n) is exact for any n up to 64,
 -- and bit(n)::int8 reads the n bits unsigned.
+--
+-- The bodies are parsed when called, under the caller's search_path:
+-- functions are schema-qualified, and every operator has operands of the
+-- exact types of a pg_catalog operator (float8 * interval, not
+-- int8 * interval; mod(), not int8 % int4), which pg_catalog, searched
+-- first, answers before any operator another schema could define.
 
 CREATE OR REPLACE FUNCTION locality_uuid_timestamp(id pg_catalog.uuid) RETURNS pg_catalog.timestamptz
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
@@ -23,9 +29,9 @@ SELECT CASE WHEN pg_catalog.substr(id::pg_catalog.text, 15, 1) = 'b' THEN
   -- double holds exactly (seconds * 10^6 < 2^53 * 2^6 for 48-bit ms), so
   -- every millisecond up to year 10889 is exact.
   pg_catalog.timezone('UTC', pg_catalog.timestamp 'epoch'
-    + (('x' || pg_catalog.substr(id::pg_catalog.text, 25, 12))::pg_catalog.bit(48)::pg_catalog.int8 / 1000)
+    + (('x' || pg_catalog.substr(id::pg_catalog.text, 25, 12))::pg_catalog.bit(48)::pg_catalog.int8 / 1000)::pg_catalog.float8
       * pg_catalog.interval '1 second'
-    + (('x' || pg_catalog.substr(id::pg_catalog.text, 25, 12))::pg_catalog.bit(48)::pg_catalog.int8 % 1000)
+    + pg_catalog.mod(('x' || pg_catalog.substr(id::pg_catalog.text, 25, 12))::pg_catalog.bit(48)::pg_catalog.int8, 1000)::pg_catalog.float8
       * pg_catalog.interval '1 millisecond')
 END
 $$;

@@ -7,14 +7,16 @@
 -- The exact Unix microseconds of a finite timestamptz. The difference of
 -- two timestamptz is exact (days and microseconds, justified to 24-hour
 -- days), and each of its parts is an integer a double holds exactly;
--- extract(epoch ...) is not exact on PostgreSQL 13 (a double).
+-- extract(epoch ...) is not exact on PostgreSQL 13 (a double). One
+-- expression, so a call with a column or variable is inlined. Exact for
+-- times up to 294247-01-10 04:00:54.775807 UTC (the last microsecond since
+-- 1970 that int8 holds); callers refuse later ones first.
 CREATE OR REPLACE FUNCTION locality_uuid_unix_micros(ts pg_catalog.timestamptz) RETURNS pg_catalog.int8
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-SELECT pg_catalog.date_part('day', d)::pg_catalog.int8 * 86400000000
-     + pg_catalog.date_part('hour', d)::pg_catalog.int8 * 3600000000
-     + pg_catalog.date_part('minute', d)::pg_catalog.int8 * 60000000
-     + pg_catalog.date_part('microseconds', d)::pg_catalog.int8
-FROM (SELECT ts - pg_catalog.timestamptz '1970-01-01 00:00:00+00' AS d) AS diff
+SELECT pg_catalog.date_part('day', ts - pg_catalog.timestamptz '1970-01-01 00:00:00+00')::pg_catalog.int8 * 86400000000
+     + pg_catalog.date_part('hour', ts - pg_catalog.timestamptz '1970-01-01 00:00:00+00')::pg_catalog.int8 * 3600000000
+     + pg_catalog.date_part('minute', ts - pg_catalog.timestamptz '1970-01-01 00:00:00+00')::pg_catalog.int8 * 60000000
+     + pg_catalog.date_part('microseconds', ts - pg_catalog.timestamptz '1970-01-01 00:00:00+00')::pg_catalog.int8
 $$;
 COMMENT ON FUNCTION locality_uuid_unix_micros(pg_catalog.timestamptz) IS
     'SQL edition: microseconds since 1970-01-01 00:00 UTC of a finite timestamptz, exactly';
@@ -24,19 +26,20 @@ COMMENT ON FUNCTION locality_uuid_unix_micros(pg_catalog.timestamptz) IS
 CREATE OR REPLACE FUNCTION locality_uuid_from_unix_micros(us pg_catalog.int8) RETURNS pg_catalog.timestamptz
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 SELECT pg_catalog.timezone('UTC', pg_catalog.timestamp 'epoch'
-         + (us / 1000000) * pg_catalog.interval '1 second'
-         + (us % 1000000) * pg_catalog.interval '1 microsecond')
+         + (us / 1000000)::pg_catalog.float8 * pg_catalog.interval '1 second'
+         + pg_catalog.mod(us, 1000000)::pg_catalog.float8 * pg_catalog.interval '1 microsecond')
 $$;
 COMMENT ON FUNCTION locality_uuid_from_unix_micros(pg_catalog.int8) IS
     'SQL edition: the timestamptz of microseconds since 1970-01-01 00:00 UTC';
 
--- Both forming functions: ticks of the first 100 ns of ts's microsecond,
--- plus sub_tick, then the fields in their RFC 4122 places. The checks and
+-- Both forming functions (internal: they check clock_seq and sub_tick
+-- first): ticks of the first 100 ns of ts's microsecond, plus sub_tick,
+-- then the fields in their RFC 4122 places. The checks and
 -- their order are the C edition's: infinity, the number, then the range.
 CREATE OR REPLACE FUNCTION locality_uuid_form_v1(ts pg_catalog.timestamptz, clock_seq pg_catalog.int4,
                                                  sub_tick pg_catalog.int4, mac pg_catalog.macaddr)
     RETURNS pg_catalog.uuid
-    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     us pg_catalog.int8;
     ticks pg_catalog.int8;
@@ -73,9 +76,12 @@ COMMENT ON FUNCTION locality_uuid_form_v1(pg_catalog.timestamptz, pg_catalog.int
 
 CREATE OR REPLACE FUNCTION form_uuid_v1(ts pg_catalog.timestamptz, clock_seq pg_catalog.int4, mac pg_catalog.macaddr)
     RETURNS pg_catalog.uuid
-    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-    IF pg_catalog.isfinite(ts) AND (clock_seq < 0 OR clock_seq > 16383) THEN
+    -- The C edition reads the time first: a time whose microseconds since
+    -- 1970 overflow is out of range before the clock sequence is checked.
+    IF pg_catalog.isfinite(ts) AND ts <= pg_catalog.timestamptz '294247-01-10 04:00:54.775807+00'
+       AND (clock_seq < 0 OR clock_seq > 16383) THEN
         RAISE EXCEPTION 'clock_seq % is out of range for a version 1 UUID', clock_seq
             USING ERRCODE = '22003', DETAIL = 'A version 1 UUID holds a 14-bit clock sequence, 0 to 16383.';
     END IF;
@@ -88,9 +94,10 @@ COMMENT ON FUNCTION form_uuid_v1(pg_catalog.timestamptz, pg_catalog.int4, pg_cat
 -- Ordinals use every clock sequence, then the 10 ticks of the microsecond.
 CREATE OR REPLACE FUNCTION form_uuid_v1_nth(ts pg_catalog.timestamptz, ordinal pg_catalog.int8, mac pg_catalog.macaddr)
     RETURNS pg_catalog.uuid
-    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-    IF pg_catalog.isfinite(ts) AND (ordinal < 0 OR ordinal >= 163840) THEN
+    IF pg_catalog.isfinite(ts) AND ts <= pg_catalog.timestamptz '294247-01-10 04:00:54.775807+00'
+       AND (ordinal < 0 OR ordinal >= 163840) THEN
         RAISE EXCEPTION 'ordinal % is out of range for a version 1 UUID', ordinal
             USING ERRCODE = '22003',
                   DETAIL = 'One microsecond and node hold ordinals 0 to 163839 (16384 clock sequences times 10 ticks).';
@@ -104,14 +111,21 @@ COMMENT ON FUNCTION form_uuid_v1_nth(pg_catalog.timestamptz, pg_catalog.int8, pg
 
 -- Readers: NULL unless version 1 with the RFC 4122 variant (text position
 -- 15 is the version, 20 starts with the variant bits 10: 8, 9, a or b).
+-- The ticks' microseconds since 1582-10-15 (ticks / 10) as whole seconds
+-- and microseconds after it, each product exact in a double; written out
+-- rather than through locality_uuid_from_unix_micros, whose argument here
+-- would be too costly to inline twice.
 CREATE OR REPLACE FUNCTION uuid_v1_timestamp(id pg_catalog.uuid) RETURNS pg_catalog.timestamptz
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 SELECT CASE WHEN pg_catalog.substr(id::pg_catalog.text, 15, 1) = '1'
              AND pg_catalog.substr(id::pg_catalog.text, 20, 1) IN ('8', '9', 'a', 'b') THEN
-  @extschema@.locality_uuid_from_unix_micros(
-    ('x' || pg_catalog.substr(id::pg_catalog.text, 16, 3) || pg_catalog.substr(id::pg_catalog.text, 10, 4)
-         || pg_catalog.substr(id::pg_catalog.text, 1, 8))::pg_catalog.bit(60)::pg_catalog.int8 / 10
-    - 12219292800000000)
+  pg_catalog.timezone('UTC', pg_catalog.timestamp '1582-10-15 00:00:00'
+    + (('x' || pg_catalog.substr(id::pg_catalog.text, 16, 3) || pg_catalog.substr(id::pg_catalog.text, 10, 4)
+            || pg_catalog.substr(id::pg_catalog.text, 1, 8))::pg_catalog.bit(60)::pg_catalog.int8 / 10000000)::pg_catalog.float8
+      * pg_catalog.interval '1 second'
+    + (pg_catalog.mod(('x' || pg_catalog.substr(id::pg_catalog.text, 16, 3) || pg_catalog.substr(id::pg_catalog.text, 10, 4)
+            || pg_catalog.substr(id::pg_catalog.text, 1, 8))::pg_catalog.bit(60)::pg_catalog.int8, 10000000) / 10)::pg_catalog.float8
+      * pg_catalog.interval '1 microsecond')
 END
 $$;
 COMMENT ON FUNCTION uuid_v1_timestamp(pg_catalog.uuid) IS

@@ -4,7 +4,9 @@
 #   install     as a role that is neither superuser nor CREATEROLE (as on a
 #               managed service), into a schema named on the command line
 #               and into the current schema; running the script again over
-#               an install succeeds (the upgrade path)
+#               an install keeps its node value and counters; a schema
+#               name that is not plain, or the C edition's schema, is
+#               refused
 #   surface     every function the editions share has the C edition's
 #               arguments, result, volatility and comment
 #   vectors     the original libraries' known answers
@@ -14,6 +16,13 @@
 #   errors      the same SQLSTATE, message, DETAIL and HINT for bad input
 #   inlining    the readers are inlined: an expression index on one is used
 #   time zone   the readers' answers do not move with the session TimeZone
+#   operators   the bodies use only pg_catalog's exact operators: traps for
+#               the near misses in the caller's schema never fire
+#   generators  ids the C edition decodes to this backend's pid, the
+#               node value, the clock's time and the counter rules of each
+#               mode; 16 clients (pgbench) make distinct counters per
+#               window; the run's takeover by one caller, 54000 and 55000;
+#               counters continue after an immediate stop
 #   README      the ```pgsql examples of README.md (Managed services) print
 #               what their result comments say, in a database that has only
 #               the SQL edition, installed in public by the database's owner
@@ -45,13 +54,25 @@ run() {
   q -c "SET ROLE app_owner" -c "CREATE SCHEMA ids" -c "CREATE SCHEMA here"
   psql -X -q -d app -c "SET ROLE app_owner" -v locality_schema=ids -f "$SCRIPT" >/dev/null
   psql -X -q -d app -c "SET ROLE app_owner" -c "SET search_path = here" -f "$SCRIPT" >/dev/null
+  q -c "SELECT nextval('ids.locality_uuid_variable_seq')" >/dev/null
+  state="SELECT ids.locality_uuid_node_id() || ' ' || ids.hot_guid_machine_name() || ' ' || ids.locality_uuid_variable_start()
+                || ' ' || (SELECT last_value FROM ids.locality_uuid_variable_seq)"
+  before=$(q -c "$state")
   psql -X -q -d app -c "SET ROLE app_owner" -v locality_schema=ids -f "$SCRIPT" >/dev/null
+  expect "a re-run keeps the node value, machine name, start and counters" "$state" "$before"
+  q -c "SET ROLE app_owner" -c 'CREATE SCHEMA "Odd"'
+  for bad in Odd public; do
+    if out=$(psql -X -q -d app -c "SET ROLE app_owner" -v locality_schema=$bad -f "$SCRIPT" 2>&1); then
+      fail "installed into $bad"
+    fi
+    echo "ok: refused to install into $bad: $(echo "$out" | grep -o 'ERROR: .*')"
+  done
   expect "installed by a role that is not superuser" \
     "SELECT count(*) FILTER (WHERE n.nspname = 'ids') || ' in ids, ' || count(*) FILTER (WHERE n.nspname = 'here')
             || ' in here, owners: ' || string_agg(DISTINCT pg_get_userbyid(p.proowner), ',')
             || ', superuser: ' || (SELECT rolsuper FROM pg_roles WHERE rolname = 'app_owner')
      FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname IN ('ids', 'here')" \
-    "22 in ids, 22 in here, owners: app_owner, superuser: false"
+    "47 in ids, 47 in here, owners: app_owner, superuser: false"
 
   # Every shared function: same arguments (names, defaults), result,
   # volatility and comment. The edition's own helpers say 'SQL edition:'.
@@ -63,7 +84,7 @@ run() {
           c AS ($shared WHERE n.nspname = 'public')
      SELECT (SELECT count(*) FROM s) || ' shared; unlike the C edition: '
             || coalesce((SELECT string_agg(proname, ',') FROM (SELECT * FROM s EXCEPT SELECT * FROM c) d), 'none')" \
-    "17 shared; unlike the C edition: none"
+    "32 shared; unlike the C edition: none"
 
   # Known answers: the original Java library's id and sequential id, its
   # window bases (test/unit/window_base_test.cpp), RFC 4122's own example
@@ -96,6 +117,25 @@ run() {
      FROM (VALUES ('61ff0f80-522f-ab76-cd01-e240d0000000'::uuid)) v(id)" \
     "208 2022-02-06 00:00:00+00 123456 abcd 2f5276 61ff0f81-0000-0000-0000-000000000000"
 
+  # Operators of the caller's schema that match the edition's operand types
+  # more closely than pg_catalog's do, as a hostile role could create them
+  # in a schema on the caller's search_path: none may ever run.
+  q <<'SQL'
+CREATE FUNCTION public.trap_i(int8, interval) RETURNS interval LANGUAGE plpgsql AS
+  $$BEGIN RAISE EXCEPTION 'a trap operator in public ran'; END$$;
+CREATE FUNCTION public.trap_n(int8, int4) RETURNS int8 LANGUAGE plpgsql AS
+  $$BEGIN RAISE EXCEPTION 'a trap operator in public ran'; END$$;
+CREATE FUNCTION public.trap_d(int8, numeric) RETURNS numeric LANGUAGE plpgsql AS
+  $$BEGIN RAISE EXCEPTION 'a trap operator in public ran'; END$$;
+CREATE OPERATOR public.* (LEFTARG = int8, RIGHTARG = interval, FUNCTION = public.trap_i);
+CREATE OPERATOR public.% (LEFTARG = int8, RIGHTARG = int4, FUNCTION = public.trap_n);
+CREATE OPERATOR public.& (LEFTARG = int8, RIGHTARG = int4, FUNCTION = public.trap_n);
+CREATE OPERATOR public.| (LEFTARG = int8, RIGHTARG = int4, FUNCTION = public.trap_n);
+CREATE OPERATOR public./ (LEFTARG = int8, RIGHTARG = numeric, FUNCTION = public.trap_d);
+SQL
+  expect "the traps fire where they match" "SELECT count(*) FROM pg_operator WHERE oprnamespace = 'public'::regnamespace" "5"
+  if q -c "SELECT 5::int8 % 2" >/dev/null 2>&1; then fail "the trap for int8 % int4 does not fire"; fi
+
   # Random inputs, and the edges, through both editions under a time zone
   # with a half-hour offset (a reader that moved with it would differ).
   q <<SQL
@@ -106,7 +146,7 @@ SELECT CASE g % 4 WHEN 0 THEN r
                   ELSE overlay(overlay(r PLACING '1' FROM 15 FOR 1)
                                PLACING substr('0123456789abcdef89ab', 1 + (random() * 19)::int, 1) FROM 20 FOR 1)
        END::uuid AS id
-FROM (SELECT g, gen_random_uuid()::text AS r FROM generate_series(1, $ROUNDS) g) s
+FROM (SELECT g, md5(random()::text)::uuid::text AS r FROM generate_series(1, $ROUNDS) g) s
 UNION ALL
 SELECT u::uuid FROM (VALUES ('00000000-0000-0000-0000-000000000000'), ('ffffffff-ffff-ffff-ffff-ffffffffffff'),
                             ('00000000-0000-b000-0000-000000000000'), ('ffffffff-ffff-bfff-ffff-ffffffffffff'),
@@ -115,18 +155,18 @@ SELECT u::uuid FROM (VALUES ('00000000-0000-0000-0000-000000000000'), ('ffffffff
 -- Version 1 forming: any microsecond of the range, clock sequence, MAC
 -- and ordinal, and the range's two ends.
 CREATE TABLE v1_inputs AS
-SELECT timestamptz '1970-01-01 00:00:00+00' + us * interval '1 microsecond' AS ts,
+SELECT timestamptz '1582-10-15 00:00:00+00' + s::float8 * interval '1 second' + us::float8 * interval '1 microsecond' AS ts,
        (random() * 16383)::int AS clock_seq, (random() * 163839)::int8 AS ordinal,
        substr(md5(random()::text), 1, 12)::macaddr AS mac
-FROM (SELECT -12219292800000000 + floor(random() * 115292150460)::int8 * 1000000
-             + floor(random() * 1000000)::int8 AS us
+FROM (SELECT floor(random() * 115292150460)::int8 AS s, floor(random() * 1000000)::int8 AS us
       FROM generate_series(1, $ROUNDS)) s
 UNION ALL
 SELECT t::timestamptz, 16383, 16383, 'ff:ff:ff:ff:ff:ff'
 FROM (VALUES ('1582-10-15 00:00:00+00'), ('5236-03-31 21:21:00.684697+00'), ('1969-12-31 23:59:59.999999+00'),
              ('1970-01-01 00:00:00+00')) v(t);
 CREATE TABLE bounds AS
-SELECT timestamptz '1970-01-01 00:00:00+00' + floor(random() * 4294967295000000)::int8 * interval '1 microsecond' AS ts
+SELECT timestamptz '1970-01-01 00:00:00+00' + floor(random() * 4294967295) * interval '1 second'
+       + floor(random() * 1000000) * interval '1 microsecond' AS ts
 FROM generate_series(1, $ROUNDS)
 UNION ALL
 SELECT t::timestamptz FROM (VALUES ('-infinity'), ('1969-12-31 23:59:59.5+00'), ('1900-01-01 00:00:00+00'),
@@ -174,7 +214,8 @@ SQL
   expect "locality_uuid_pack" \
     "SELECT count(*) FILTER (WHERE public.locality_uuid_counter(u, s) <> c OR public.locality_uuid_pid(u) <> p
                                   OR public.locality_uuid_node(u) <> n
-                                  OR public.locality_uuid_timestamp(u) <> ids.locality_uuid_from_unix_micros(ms * 1000))
+                                  OR public.locality_uuid_timestamp(u) <> timestamptz '1970-01-01 00:00:00+00'
+                                       + (ms / 1000)::float8 * interval '1 second' + mod(ms, 1000)::float8 * interval '1 millisecond')
             || ' of ' || count(*) || ' differ'
      FROM (SELECT ids.locality_uuid_pack(c, p, n, ms, s) AS u, c, p, n, ms, s
            FROM (SELECT floor(random() * 4294967296)::int8 AS c, floor(random() * 65536)::int AS p,
@@ -186,7 +227,7 @@ SQL
   expect "locality_uuid_pack of decoded ids" \
     "SELECT count(*) FILTER (WHERE ids.locality_uuid_pack(public.locality_uuid_counter(id), public.locality_uuid_pid(id),
                                   public.locality_uuid_node(id),
-                                  ids.locality_uuid_unix_micros(public.locality_uuid_timestamp(id)) / 1000, false) <> id)
+                                  ('x' || right(id::text, 12))::bit(48)::int8, false) <> id)
             || ' of ' || count(*)
      FROM inputs WHERE locality_uuid_version(id) = 'b'" \
     "0 of $(q -c "SELECT count(*) FROM inputs WHERE locality_uuid_version(id) = 'b'")"
@@ -218,6 +259,22 @@ FROM (SELECT call, pg_temp.outcome(format(call, 'public')) AS c, pg_temp.outcome
         ($q$SELECT %I.form_uuid_v1('5236-03-31 21:21:00.684698+00', 0, '01:02:03:04:05:06')$q$),
         ($q$SELECT %I.form_uuid_v1('294276-12-31 23:59:59.999999+00', 0, '01:02:03:04:05:06')$q$),
         ($q$SELECT %I.form_uuid_v1(NULL, 0, '01:02:03:04:05:06')$q$),
+        ($q$SELECT %I.form_uuid_v1('294276-01-01', -1, '01:02:03:04:05:06')$q$),
+        ($q$SELECT %I.form_uuid_v1_nth('294276-01-01', 163840, '01:02:03:04:05:06')$q$),
+        ($q$SELECT %I.locality_uuid_at('infinity')$q$),
+        ($q$SELECT %I.locality_uuid_at('-infinity', true)$q$),
+        ($q$SELECT %I.locality_uuid_at('1969-12-31 23:59:59.999+00', false)$q$),
+        ($q$SELECT %I.locality_uuid_at('1970-01-01 00:00:00+00', false) IS NOT NULL$q$),
+        ($q$SELECT %I.locality_uuid_at('10889-08-02 05:31:50.655999+00', true) IS NOT NULL$q$),
+        ($q$SELECT %I.locality_uuid_at('10889-08-02 05:31:50.656+00', true)$q$),
+        ($q$SELECT %I.locality_uuid('200000-01-01 00:00:00+00'::timestamptz)$q$),
+        ($q$SELECT %I.hot_guid(-1)$q$),
+        ($q$SELECT %I.hot_guid(4294967296, 'infinity')$q$),
+        ($q$SELECT %I.hot_guid(1, 'infinity')$q$),
+        ($q$SELECT %I.hot_guid(1, '1969-12-31 23:59:59.999999+00')$q$),
+        ($q$SELECT %I.hot_guid(1, '2106-02-07 06:28:15.999999+00') IS NOT NULL$q$),
+        ($q$SELECT %I.hot_guid(1, '2106-02-07 06:28:16+00')$q$),
+        ($q$SELECT %I.hot_guid_shard_key(%1$I.hot_guid(4294967295, '2000-01-01'))$q$),
         ($q$SELECT %I.form_uuid_v1_nth('2024-01-01', -1, '01:02:03:04:05:06')$q$),
         ($q$SELECT %I.form_uuid_v1_nth('2024-01-01', 163840, '01:02:03:04:05:06')$q$),
         ($q$SELECT %I.form_uuid_v1_nth('infinity', -1, '01:02:03:04:05:06')$q$),
@@ -235,8 +292,8 @@ FROM (SELECT call, pg_temp.outcome(format(call, 'public')) AS c, pg_temp.outcome
 SQL
   )
   echo "$outcomes" | sed 's/^/    /'
-  [ "$(echo "$outcomes" | grep -c '^same: ')" = 24 ] || fail "the editions answer bad input differently (above)"
-  [ "$(echo "$outcomes" | grep -c '^same: 22008 \|^same: 22003 ')" = 15 ] || fail "fewer errors than the calls above make"
+  [ "$(echo "$outcomes" | grep -c '^same: ')" = 40 ] || fail "the editions answer bad input differently (above)"
+  [ "$(echo "$outcomes" | grep -c '^same: 22008 \|^same: 22003 ')" = 27 ] || fail "fewer errors than the calls above make"
 
   # Inlined readers: the plan shows built-ins, never the function, and an
   # expression index on a reader serves a range query.
@@ -244,15 +301,181 @@ SQL
            locality_uuid_version uuid_v1_timestamp uuid_v1_clock_seq uuid_v1_node hot_guid_shard_key \
            hot_guid_timestamp hot_guid_counter hot_guid_pid hot_guid_machine; do
     plan=$(q -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT ids.$f(id) FROM inputs")
-    if echo "$plan" | grep -q "$f"; then echo "$plan"; fail "$f is not inlined"; fi
+    if echo "$plan" | grep -qE "locality_uuid_|uuid_v1_|hot_guid_"; then echo "$plan"; fail "$f is not inlined"; fi
   done
   echo "ok: 14 readers inlined (no function call in their plans)"
-  q -c "CREATE INDEX inputs_hot_time ON inputs (ids.hot_guid_timestamp(id))" -c "ANALYZE inputs"
+  q -c "CREATE INDEX inputs_hot_time ON inputs (ids.hot_guid_timestamp(id))" \
+    -c "CREATE INDEX inputs_time ON inputs (ids.locality_uuid_timestamp(id))" \
+    -c "CREATE INDEX inputs_v1_time ON inputs (ids.uuid_v1_timestamp(id))" -c "ANALYZE inputs"
+  for index in inputs_time:locality_uuid_timestamp inputs_v1_time:uuid_v1_timestamp; do
+    plan=$(q -c "SET enable_seqscan = off" \
+             -c "EXPLAIN (COSTS OFF) SELECT count(*) FROM inputs WHERE ids.${index#*:}(id) >= '2100-01-01'")
+    echo "$plan" | grep -q "Index.* on ${index%%:*}\|Index.* using ${index%%:*}" ||
+      { echo "$plan"; fail "the expression index on ${index#*:} is not used"; }
+  done
   plan=$(q -c "SET enable_seqscan = off" \
            -c "EXPLAIN (COSTS OFF) SELECT count(*) FROM inputs WHERE ids.hot_guid_timestamp(id) >= '2100-01-01'")
   echo "$plan" | grep -q "Index.* on inputs_hot_time\|Index.* using inputs_hot_time" ||
     { echo "$plan"; fail "the expression index on hot_guid_timestamp is not used"; }
-  echo "ok: an expression index on ids.hot_guid_timestamp(id) serves a range query"
+  echo "ok: expression indexes on hot_guid_timestamp, locality_uuid_timestamp, uuid_v1_timestamp serve range queries"
+
+  # Generators. Ids the C edition decodes: this backend's pid, the node
+  # value, the clock's millisecond, version b; each mode's counter rule,
+  # with the draw read back by currval in the same row.
+  g() { psql -X -q -At -v ON_ERROR_STOP=1 -d app -c "SET ROLE app_owner" "$@"; }
+  expect "variable ids decode to the node, the pid, the clock and the counter rule" \
+    "SELECT count(*) FILTER (WHERE public.locality_uuid_node(id) = ids.locality_uuid_node_id()
+                               AND public.locality_uuid_pid(id) = pg_backend_pid() & 65535
+                               AND public.locality_uuid_timestamp(id) BETWEEN date_trunc('milliseconds', t0) AND t1
+                               AND public.locality_uuid_version(id) = 'b'
+                               AND public.locality_uuid_counter(id)
+                                   = (ids.locality_uuid_variable_start() + mod(n + 1, 4294967296) * 198491317) % 4294967296)
+            || ' of ' || count(*)
+     FROM (SELECT clock_timestamp() AS t0, ids.locality_uuid(false) AS id,
+                  currval('ids.locality_uuid_variable_seq') AS n, clock_timestamp() AS t1
+           FROM generate_series(1, 5000)) s" "5000 of 5000"
+  # The first sequential ids of this database: each window's run starts at
+  # the window's base + 1 and counts up by one (one session, in order).
+  expect "sequential ids: base + 1 + their place in the window's run" \
+    "CREATE TEMP TABLE seq_ids AS
+       SELECT g, clock_timestamp() AS t0, ids.locality_uuid(true) AS id, clock_timestamp() AS t1
+       FROM generate_series(1, 5000) g;
+     SELECT count(*) FILTER (WHERE public.locality_uuid_counter(id, true)
+                                   = (ids.locality_uuid_window_base(w) + place) % 4294967296
+                               AND public.locality_uuid_timestamp(id) BETWEEN date_trunc('milliseconds', t0) AND t1
+                               AND public.locality_uuid_pid(id) = pg_backend_pid() & 65535)
+            || ' of ' || count(*)
+     FROM (SELECT *, row_number() OVER (PARTITION BY w ORDER BY g) AS place
+           FROM (SELECT *, floor(extract(epoch FROM public.locality_uuid_timestamp(id)) / 600)::int8 AS w
+                 FROM seq_ids) a) b" "5000 of 5000"
+  expect "ids for given times: the upper half of the window's counters, and the time to the millisecond" \
+    "SELECT count(*) FILTER (WHERE CASE WHEN s
+                                   THEN public.locality_uuid_counter(id, true)
+                                        = (ids.locality_uuid_window_base(floor(extract(epoch FROM ts) / 600)::int8)
+                                           + 2147483649 + (n & 2147483647::int8)) % 4294967296
+                                   ELSE public.locality_uuid_counter(id)
+                                        = (ids.locality_uuid_variable_start() + mod(n + 1, 4294967296) * 198491317) % 4294967296 END
+                               AND public.locality_uuid_timestamp(id) = date_trunc('milliseconds', ts))
+            || ' of ' || count(*)
+     FROM (SELECT ts, s, ids.locality_uuid_at(ts, s) AS id,
+                  CASE WHEN s THEN currval('ids.locality_uuid_at_seq') ELSE currval('ids.locality_uuid_variable_seq') END AS n
+           FROM (SELECT timestamptz '1970-01-01 00:00:00+00' + floor(random() * 281474976710) * interval '1 second'
+                        + floor(random() * 1000000) * interval '1 microsecond' AS ts, g % 2 = 0 AS s
+                 FROM generate_series(1, 4000) g) t) u" "4000 of 4000"
+  expect "Hot Guids decode to the key, the second, the machine bytes, the pid and the draw" \
+    "SELECT count(*) FILTER (WHERE public.hot_guid_shard_key(id) = k
+                               AND public.hot_guid_timestamp(id) BETWEEN date_trunc('second', t0) AND t1
+                               AND public.hot_guid_machine(id) = ids.hot_guid_machine_id()
+                               AND ids.hot_guid_machine_id() = left(md5(ids.hot_guid_machine_name()), 6)
+                               AND public.hot_guid_pid(id) = pg_backend_pid() & 65535
+                               AND public.hot_guid_counter(id) = n & 16777215::int8)
+            || ' of ' || count(*)
+     FROM (SELECT k, clock_timestamp() AS t0, ids.hot_guid(k) AS id, currval('ids.locality_uuid_hot_seq') AS n,
+                  clock_timestamp() AS t1
+           FROM (SELECT floor(random() * 4294967296)::int8 AS k FROM generate_series(1, 3000)) r) s" "3000 of 3000"
+  expect "Hot Guids for given times carry their second" \
+    "SELECT count(*) FILTER (WHERE public.hot_guid_timestamp(ids.hot_guid(7, ts)) = date_trunc('second', ts)) || ' of ' || count(*)
+     FROM (SELECT timestamptz '1970-01-01 00:00:00+00' + floor(random() * 4294967296) * interval '1 second'
+                  + floor(random() * 1000000) * interval '1 microsecond' AS ts FROM generate_series(1, 2000)) t" "2000 of 2000"
+
+  # The runs' edges, whatever window the clock is in while they run: every
+  # slot made to hold a window 64 ahead (55000), then the next two windows'
+  # runs full (54000), then every slot an old window's (the next id takes
+  # the run over at its place 0).
+  now_w="floor(extract(epoch FROM clock_timestamp()) / 600)::int8"
+  # The next sequential id's error: SQLSTATE, message, DETAIL.
+  outcome_of() {
+    g -c "DO \$\$ DECLARE st text; m text; d text; BEGIN
+            PERFORM ids.locality_uuid(true);
+            RAISE NOTICE 'no error';
+          EXCEPTION WHEN OTHERS THEN
+            GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, m = MESSAGE_TEXT, d = PG_EXCEPTION_DETAIL;
+            RAISE NOTICE '% % | %', st, m, d;
+          END \$\$" 2>&1 | sed -n 's/^NOTICE:  //p'
+  }
+  g -c "SELECT setval(r, ($now_w + 65) << 32) FROM unnest(ids.locality_uuid_runs()) r" >/dev/null
+  got=$(outcome_of)
+  [[ "$got" =~ ^55000\ the\ clock\ is\ 64\ or\ more\ sequential\ windows\ behind\ the\ newest\ run\ \|\ A\ sequential\ id\ for\ 2[0-9]{3}-[0-9-]+\ [0-9:.]+\+00\ would\ restart ]] ||
+    fail "55000: $got"
+  echo "ok: a slot holding a window 64 ahead: $got"
+  g -c "SELECT setval(r, ((w + 1) << 32) + 2147483648, true)
+        FROM (SELECT $now_w + k AS w FROM generate_series(0, 1) k) n,
+             LATERAL (SELECT (ids.locality_uuid_runs())[mod(w, 64)::int + 1] AS r) s" >/dev/null
+  got=$(outcome_of)
+  [[ "$got" == "54000 cannot make more than 2147483648 sequential ids in one 10-minute window | The window's run has no place left"* ]] ||
+    fail "54000: $got"
+  echo "ok: a full run: $got"
+  g -c "SELECT setval(r, (($now_w - 70) << 32) + 12345) FROM unnest(ids.locality_uuid_runs()) r" >/dev/null
+  expect "a run taken over from an older window starts at the base + 1" \
+    "SELECT public.locality_uuid_counter(id, true)
+            = (ids.locality_uuid_window_base(floor(extract(epoch FROM public.locality_uuid_timestamp(id)) / 600)::int8) + 1) % 4294967296
+     FROM (SELECT ids.locality_uuid(true) AS id) s" "t"
+
+  # The takeover is serialised: while another session holds the runs'
+  # advisory locks, a sequential id that must take its run over waits
+  # (seen in pg_stat_activity), and goes on when they are released.
+  g -c "SELECT setval(r, (($now_w - 70) << 32) + 12345) FROM unnest(ids.locality_uuid_runs()) r" >/dev/null
+  g -c "SELECT count(pg_advisory_lock(1280664916, r::oid::int)) FROM unnest(ids.locality_uuid_runs()) r" \
+    -c "SELECT pg_sleep(60)" >/dev/null 2>&1 &
+  holder=$!
+  for _ in $(seq 1 100); do
+    [ "$(q -c "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")" = 64 ] && break
+    sleep 0.1
+  done
+  g -c "SELECT ids.locality_uuid(true)" >"$WORK/waited.txt" 2>&1 &
+  waiter=$!
+  waits=0
+  for _ in $(seq 1 300); do
+    waits=$(q -c "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'
+                                                          AND query LIKE '%locality_uuid(true)%'")
+    [ "$waits" = 1 ] && break
+    kill -0 $waiter 2>/dev/null || break
+    sleep 0.1
+  done
+  q -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'" >/dev/null
+  wait $holder || true
+  wait $waiter || fail "the waiting id failed: $(cat "$WORK/waited.txt")"
+  [ "$waits" = 1 ] || fail "a takeover did not wait for the runs' advisory lock"
+  expect "a takeover waits for the runs' advisory lock, then starts the run" \
+    "SELECT public.locality_uuid_counter(id, true)
+            = (ids.locality_uuid_window_base(floor(extract(epoch FROM public.locality_uuid_timestamp(id)) / 600)::int8) + 1) % 4294967296
+     FROM (VALUES ('$(cat "$WORK/waited.txt")'::uuid)) v(id)" "t"
+
+  # 16 clients at once, each making ids in both modes, after every run was
+  # set back to an older window (so they race to take the runs over): no
+  # two sequential ids of one window share a counter, no two variable ids
+  # share a draw.
+  g -c "SELECT setval(r, (($now_w - 70) << 32) + 12345) FROM unnest(ids.locality_uuid_runs()) r" >/dev/null
+  g -c "CREATE TABLE public.made (id uuid NOT NULL, sequential bool NOT NULL)"
+  cat >"$WORK/clients.sql" <<'PGB'
+INSERT INTO public.made SELECT ids.locality_uuid(true), true FROM generate_series(1, 20);
+INSERT INTO public.made SELECT ids.locality_uuid(false), false FROM generate_series(1, 20);
+PGB
+  "/usr/lib/postgresql/$PG_MAJOR/bin/pgbench" -n -q -c 16 -j 2 -t 50 -f "$WORK/clients.sql" -U app_owner app >/dev/null 2>&1 ||
+    "/usr/lib/postgresql/$PG_MAJOR/bin/pgbench" -n -c 16 -j 2 -t 50 -f "$WORK/clients.sql" app
+  expect "16 clients: distinct counters per window and mode" \
+    "SELECT count(*) || ' ids by ' || count(DISTINCT public.locality_uuid_pid(id)) || ' backends, '
+            || count(*) - count(DISTINCT (sequential, public.locality_uuid_counter(id, sequential),
+                                          CASE WHEN sequential THEN floor(extract(epoch FROM public.locality_uuid_timestamp(id)) / 600) END))
+            || ' repeated counters'
+     FROM public.made" "32000 ids by 16 backends, 0 repeated counters"
+
+  # An immediate stop (a crash): the sequences, WAL-logged, continue past
+  # every value handed out before it. A fresh install, so the ids before
+  # the stop are its first ones: sequences that restarted would repeat them.
+  g -c "CREATE SCHEMA fresh"
+  psql -X -q -d app -c "SET ROLE app_owner" -v locality_schema=fresh -f "$SCRIPT" >/dev/null
+  g -c "CREATE TABLE public.before_crash AS
+          SELECT fresh.locality_uuid(false) AS v, fresh.locality_uuid(true) AS s, fresh.hot_guid(1) AS h
+          FROM generate_series(1, 1000)"
+  pg_ctlcluster "$PG_MAJOR" regress stop -m immediate
+  pg_ctlcluster "$PG_MAJOR" regress start
+  expect "after an immediate stop, no counter repeats one made before it" \
+    "SELECT count(*) FILTER (WHERE public.locality_uuid_counter(v) IN (SELECT public.locality_uuid_counter(v) FROM public.before_crash))
+            || ' ' || count(*) FILTER (WHERE public.locality_uuid_counter(s, true) IN (SELECT public.locality_uuid_counter(s, true) FROM public.before_crash))
+            || ' ' || count(*) FILTER (WHERE public.hot_guid_counter(h) IN (SELECT public.hot_guid_counter(h) FROM public.before_crash))
+     FROM (SELECT fresh.locality_uuid(false) AS v, fresh.locality_uuid(true) AS s, fresh.hot_guid(1) AS h
+           FROM generate_series(1, 1000)) a" "0 0 0"
 
   # The README's examples, as a managed service's user runs them.
   psql -X -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE managed OWNER app_owner"
@@ -264,5 +487,6 @@ SQL
   python3 "$ROOT/test/integration/lib/readme_blocks.py" compare "$WORK" || fail "README's SQL edition examples"
 }
 export -f run
-with_cluster -- bash -c run
+# The C edition, the oracle, counts per session on purpose (no warnings).
+with_cluster -o locality_uuid.shared_counter=off -- bash -c run
 echo "the SQL edition answers as the C edition on PostgreSQL $PG_MAJOR"
