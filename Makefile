@@ -123,7 +123,7 @@ uninstall-cli:
 # The SQL edition (README, Managed services): one psql script made from
 # src/sql/, in dependency order (a SQL function's body must find the
 # functions it calls when it is created).
-SQL_EDITION_SOURCES = $(addprefix $(SOURCE_DIR)/src/sql/,uuid_v1.sql encode.sql readers.sql hot_guid_readers.sql generators.sql)
+SQL_EDITION_SOURCES = $(addprefix $(SOURCE_DIR)/src/sql/,uuid_v1.sql md5.sql encode.sql readers.sql hot_guid_readers.sql generators.sql)
 .PHONY: sql-edition
 sql-edition: locality_uuid_sql.sql
 locality_uuid_sql.sql: $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/psql_script.sh $(SOURCE_DIR)/locality_uuid.control

@@ -43,7 +43,7 @@ CREATE OR REPLACE FUNCTION locality_uuid_window_base(window_number pg_catalog.in
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
 SELECT ('x' || pg_catalog.substr(h, 7, 2) || pg_catalog.substr(h, 5, 2) || pg_catalog.substr(h, 3, 2)
             || pg_catalog.substr(h, 1, 2))::pg_catalog.bit(32)::pg_catalog.int8
-FROM (SELECT pg_catalog.md5(pg_catalog.substr(pg_catalog.to_char(
+FROM (SELECT @extschema@.locality_uuid_md5(pg_catalog.substr(pg_catalog.to_char(
                  pg_catalog.timestamp 'epoch' + window_number::pg_catalog.float8 * pg_catalog.interval '10 minutes',
                  'YYYYMMDDHH24MI'), 1, 11)) AS h
       WHERE window_number >= 0) AS digest

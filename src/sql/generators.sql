@@ -94,7 +94,7 @@ BEGIN
         COMMENT ON FUNCTION @extschema@.hot_guid_machine_id() IS
             'Machine bytes this server writes into Hot Guids, as hex';$f$,
         node_id, 'SELECT ' || pg_catalog.quote_literal(machine_name) || '::pg_catalog.text',
-        'SELECT ' || pg_catalog.quote_literal(pg_catalog.left(pg_catalog.md5(machine_name), 6)) || '::pg_catalog.text');
+        'SELECT ' || pg_catalog.quote_literal(pg_catalog.left(@extschema@.locality_uuid_md5(machine_name), 6)) || '::pg_catalog.text');
 END
 $$;
 COMMENT ON FUNCTION locality_uuid_set_node(pg_catalog.int4, pg_catalog.text) IS

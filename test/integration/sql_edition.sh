@@ -72,7 +72,7 @@ run() {
             || ' in here, owners: ' || string_agg(DISTINCT pg_get_userbyid(p.proowner), ',')
             || ', superuser: ' || (SELECT rolsuper FROM pg_roles WHERE rolname = 'app_owner')
      FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname IN ('ids', 'here')" \
-    "47 in ids, 47 in here, owners: app_owner, superuser: false"
+    "49 in ids, 49 in here, owners: app_owner, superuser: false"
 
   # Every shared function: same arguments (names, defaults), result,
   # volatility and comment. The edition's own helpers say 'SQL edition:'.
@@ -476,6 +476,38 @@ PGB
             || ' ' || count(*) FILTER (WHERE public.hot_guid_counter(h) IN (SELECT public.hot_guid_counter(h) FROM public.before_crash))
      FROM (SELECT fresh.locality_uuid(false) AS v, fresh.locality_uuid(true) AS s, fresh.hot_guid(1) AS h
            FROM generate_series(1, 1000)) a" "0 0 0"
+
+  # MD5 without md5(): the PL/pgSQL MD5 gives RFC 1321's test-suite digests
+  # and md5()'s on random text (multibyte included); then, with md5() off
+  # for the role (as a FIPS server refuses it: here its EXECUTE is revoked,
+  # since a server whose OpenSSL allows FIPS algorithms only cannot start
+  # without a FIPS provider), window bases and machine bytes still come out
+  # right.
+  expect "PL/pgSQL MD5: RFC 1321's test suite" \
+    "SELECT string_agg(ids.locality_uuid_md5_plpgsql(convert_to(m, 'UTF8')), ' ' ORDER BY n)
+     FROM (VALUES (1, ''), (2, 'a'), (3, 'abc'), (4, 'message digest'), (5, 'abcdefghijklmnopqrstuvwxyz'),
+                  (6, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'),
+                  (7, repeat('1234567890', 8))) v(n, m)" \
+    "d41d8cd98f00b204e9800998ecf8427e 0cc175b9c0f1b6a831c399e269772661 900150983cd24fb0d6963f7d28e17f72 f96b697d7cb7938d525a2f31aaf161d0 c3fcd3d76192e4007dfb496cca67e13b d174ab98d277d9f5a5611c2c9f419d9f 57edf4a22be3c955ac49da2e2107b67a"
+  expect "PL/pgSQL MD5 equals md5() on random text" \
+    "SELECT count(*) FILTER (WHERE ids.locality_uuid_md5_plpgsql(convert_to(m, 'UTF8')) <> md5(convert_to(m, 'UTF8')))
+            || ' of ' || count(*)
+     FROM (SELECT repeat(md5(random()::text) || 'é', (random() * 6)::int) || left(md5(random()::text), (random() * 32)::int) AS m
+           FROM generate_series(1, 300)) r" "0 of 300"
+  q -c "REVOKE EXECUTE ON FUNCTION md5(bytea), md5(text) FROM PUBLIC"
+  if g -c "SELECT md5('a')" >/dev/null 2>&1; then fail "md5() still works for app_owner"; fi
+  echo "ok: md5() is off for app_owner: $(g -c "SELECT md5('a')" 2>&1 | grep -o 'ERROR: .*')"
+  out=$(g -c "SELECT ids.locality_uuid_set_node(5, 'abc')" 2>&1) || fail "locality_uuid_set_node without md5(): $out"
+  expect "without md5(): window bases and machine bytes" \
+    "SET ROLE app_owner;
+     SELECT to_hex(ids.locality_uuid_window_base(0)) || ' ' || to_hex(ids.locality_uuid_window_base(2250545))
+            || ' ' || ids.hot_guid_machine_id()" "2d567b87 1b8543f 900150"
+  expect "without md5(): sequential ids" \
+    "SET ROLE app_owner;
+     SELECT count(*) FILTER (WHERE public.locality_uuid_counter(id, true)
+                                   - ids.locality_uuid_window_base(floor(extract(epoch FROM public.locality_uuid_timestamp(id)) / 600)::int8)
+                                   BETWEEN 1 AND 2147483648) || ' of ' || count(*)
+     FROM (SELECT ids.locality_uuid(true) AS id FROM generate_series(1, 100)) s" "100 of 100"
 
   # The README's examples, as a managed service's user runs them.
   psql -X -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE managed OWNER app_owner"
