@@ -99,6 +99,7 @@ END
 $$;
 COMMENT ON FUNCTION locality_uuid_set_node(pg_catalog.int4, pg_catalog.text) IS
     'SQL edition: sets the node value and Hot Guid machine name this database writes into ids';
+REVOKE EXECUTE ON FUNCTION locality_uuid_set_node(pg_catalog.int4, pg_catalog.text) FROM PUBLIC;
 
 -- A new install draws a random node value, machine name and variable
 -- start; a re-run keeps them.
@@ -107,6 +108,14 @@ BEGIN
     IF pg_catalog.to_regprocedure('@extschema@.locality_uuid_node_id()') IS NULL THEN
         PERFORM @extschema@.locality_uuid_set_node(n, 'locality-' || pg_catalog.lpad(pg_catalog.to_hex(n), 7, '0'))
         FROM (SELECT 1 + pg_catalog.floor(pg_catalog.random() * 268435455)::pg_catalog.int4 AS n) AS random_node;
+    END IF;
+    -- Ids for given times and Hot Guids start at random draws, as the C
+    -- edition's do: two new databases do not draw the same series.
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_sequences
+                   WHERE schemaname = '@extschema@' AND sequencename = 'locality_uuid_hot_seq' AND last_value IS NOT NULL)
+       AND pg_catalog.to_regprocedure('@extschema@.locality_uuid_variable_start()') IS NULL THEN
+        PERFORM pg_catalog.setval('@extschema@.locality_uuid_at_seq', pg_catalog.floor(pg_catalog.random() * 2147483648)::pg_catalog.int8, false),
+                pg_catalog.setval('@extschema@.locality_uuid_hot_seq', pg_catalog.floor(pg_catalog.random() * 1099511627776)::pg_catalog.int8, false);
     END IF;
     IF pg_catalog.to_regprocedure('@extschema@.locality_uuid_variable_start()') IS NULL THEN
         EXECUTE pg_catalog.format($f$
@@ -135,7 +144,9 @@ BEGIN
             USING ERRCODE = '55000',
                   DETAIL = pg_catalog.format('A sequential id for %s would restart a run that is no longer known, and could repeat ids.',
                                              pg_catalog.date_trunc('milliseconds', ts)),
-                  HINT = 'Sequential ids resume when the clock catches up (10 hours 40 minutes from the newest run); variable-mode ids still work. Check the system clock first: only if it is right now, and the newest run was made while it was wrongly ahead, locality_uuid_release_future_windows() releases that run.';
+                  -- The C edition's HINT names its release function, which
+                  -- this edition does not have (yet).
+                  HINT = 'Sequential ids resume when the clock catches up (10 hours 40 minutes from the newest run); variable-mode ids still work. Check the system clock first.';
     END IF;
     IF what = 'Hot Guid' THEN
         RAISE EXCEPTION 'timestamp % is out of range for a Hot Guid', pg_catalog.date_trunc('second', ts)
@@ -226,25 +237,41 @@ COMMENT ON FUNCTION locality_uuid_make(pg_catalog.timestamptz, pg_catalog.bool, 
 -- first caller that still finds the earlier window sets the slot to w's
 -- place 0 and takes it, and a later one takes the next place. The slot
 -- holds a later window: 55000. The run is full: 54000.
+-- SECURITY DEFINER: setval needs UPDATE on the run's sequence, which roles
+-- that make ids do not get (with it they could set a run back). So that
+-- no caller can push a run into the future, w may not be ahead of the
+-- clock. The lock is taken and released inside the block whose handler
+-- releases it, and waiting for it ends after lock_timeout, so a cancel at
+-- any point leaves no lock behind, and no caller waits forever.
 CREATE OR REPLACE FUNCTION locality_uuid_run_place(ts pg_catalog.timestamptz, w pg_catalog.int8, v pg_catalog.int8)
     RETURNS pg_catalog.int8
-    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp SET lock_timeout = '10s' AS $$
 DECLARE
     run pg_catalog.regclass := (@extschema@.locality_uuid_runs())[pg_catalog.mod(w, 64)::pg_catalog.int4 + 1];
+    key pg_catalog.int4 := run::pg_catalog.oid::pg_catalog.int4;
 BEGIN
+    IF w IS NULL OR v IS NULL OR w < 0
+       OR w > @extschema@.locality_uuid_unix_micros(pg_catalog.clock_timestamp()) / 600000000 THEN
+        RAISE EXCEPTION 'window % is not a window of the clock', w USING ERRCODE = '22023';
+    END IF;
     IF v >> 32 < w + 1 THEN
-        PERFORM pg_catalog.pg_advisory_lock(1280664916, run::pg_catalog.oid::pg_catalog.int4);
         BEGIN
+            PERFORM pg_catalog.pg_advisory_lock(1280664916, key);
             v := pg_catalog.nextval(run);
             IF v >> 32 < w + 1 THEN
                 v := (w + 1) << 32;
                 PERFORM pg_catalog.setval(run, v, true);
             END IF;
+            PERFORM pg_catalog.pg_advisory_unlock(1280664916, key);
         EXCEPTION WHEN OTHERS OR query_canceled THEN
-            PERFORM pg_catalog.pg_advisory_unlock(1280664916, run::pg_catalog.oid::pg_catalog.int4);
+            IF EXISTS (SELECT FROM pg_catalog.pg_locks
+                       WHERE locktype = 'advisory' AND pid = pg_catalog.pg_backend_pid() AND granted
+                         AND classid = 1280664916 AND objid = key::pg_catalog.oid AND objsubid = 2) THEN
+                PERFORM pg_catalog.pg_advisory_unlock(1280664916, key);
+            END IF;
             RAISE;
         END;
-        PERFORM pg_catalog.pg_advisory_unlock(1280664916, run::pg_catalog.oid::pg_catalog.int4);
     END IF;
     IF v >> 32 > w + 1 THEN
         PERFORM @extschema@.locality_uuid_time_error(ts, 'window too old');

@@ -24,11 +24,11 @@ SELECT pg_catalog.current_schema() AS locality_schema \\gset
 DO \$\$ BEGIN RAISE EXCEPTION 'locality_uuid: no schema to install into: set search_path, or pass -v locality_schema=NAME'; END \$\$;
 \\endif
 -- A plain name only: the functions name their schema in SQL text and in
--- string literals (sequence names).
-SELECT :'locality_schema' ~ '^[a-z_][a-z0-9_]*\$' AS locality_schema_plain \\gset
+-- string literals (sequence names); never pg_temp or another pg_ schema.
+SELECT :'locality_schema' ~ '^[a-z_][a-z0-9_]*\$' AND :'locality_schema' !~ '^pg_' AS locality_schema_plain \\gset
 \\if :locality_schema_plain
 \\else
-\\echo locality_uuid: the schema name :locality_schema is not lower-case letters, digits and _
+\\echo locality_uuid: the schema name :locality_schema is not lower-case letters, digits and _, or starts with pg_
 DO \$\$ BEGIN RAISE EXCEPTION 'locality_uuid: the schema name must be lower-case letters, digits and _'; END \$\$;
 \\endif
 -- Never over the C edition's functions (same names).

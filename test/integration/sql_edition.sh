@@ -432,6 +432,20 @@ SQL
     kill -0 $waiter 2>/dev/null || break
     sleep 0.1
   done
+  # A second waiter, canceled while it waits, keeps no lock behind.
+  psql -X -q -At -d app -c "SET ROLE app_owner" -c "SELECT ids.locality_uuid(true) AS to_cancel" \
+    -c "SELECT 'locks held after the cancel: ' || count(*) FROM pg_locks WHERE pid = pg_backend_pid() AND locktype = 'advisory'" \
+    >"$WORK/canceled.txt" 2>&1 &
+  canceled=$!
+  for _ in $(seq 1 300); do
+    [ "$(q -c "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'advisory'")" = 2 ] && break
+    sleep 0.1
+  done
+  q -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE wait_event = 'advisory' AND query LIKE '%to_cancel%'" >/dev/null
+  wait $canceled || true
+  grep -q "canceling statement due to user request" "$WORK/canceled.txt" && grep -q "locks held after the cancel: 0" "$WORK/canceled.txt" ||
+    { cat "$WORK/canceled.txt"; fail "a waiter canceled during the takeover"; }
+  echo "ok: a takeover canceled while it waits keeps no lock: $(grep -o 'locks held.*' "$WORK/canceled.txt")"
   q -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'" >/dev/null
   wait $holder || true
   wait $waiter || fail "the waiting id failed: $(cat "$WORK/waited.txt")"
@@ -446,19 +460,33 @@ SQL
   # two sequential ids of one window share a counter, no two variable ids
   # share a draw.
   g -c "SELECT setval(r, (($now_w - 70) << 32) + 12345) FROM unnest(ids.locality_uuid_runs()) r" >/dev/null
-  g -c "CREATE TABLE public.made (id uuid NOT NULL, sequential bool NOT NULL)"
+  # The clients are a role with only the README's grants.
+  q -c "CREATE ROLE app_user" -c "GRANT USAGE ON SCHEMA ids TO app_user" \
+    -c "GRANT USAGE ON ALL SEQUENCES IN SCHEMA ids TO app_user"
+  g -c "CREATE TABLE public.made (id uuid NOT NULL, sequential bool NOT NULL)" -c "GRANT INSERT ON public.made TO app_user"
   cat >"$WORK/clients.sql" <<'PGB'
+SET ROLE app_user;
 INSERT INTO public.made SELECT ids.locality_uuid(true), true FROM generate_series(1, 20);
 INSERT INTO public.made SELECT ids.locality_uuid(false), false FROM generate_series(1, 20);
 PGB
-  "/usr/lib/postgresql/$PG_MAJOR/bin/pgbench" -n -q -c 16 -j 2 -t 50 -f "$WORK/clients.sql" -U app_owner app >/dev/null 2>&1 ||
-    "/usr/lib/postgresql/$PG_MAJOR/bin/pgbench" -n -c 16 -j 2 -t 50 -f "$WORK/clients.sql" app
+  "/usr/lib/postgresql/$PG_MAJOR/bin/pgbench" -n -c 16 -j 2 -t 50 -f "$WORK/clients.sql" app >"$WORK/pgbench.txt" 2>&1 ||
+    { cat "$WORK/pgbench.txt"; fail "pgbench"; }
   expect "16 clients: distinct counters per window and mode" \
     "SELECT count(*) || ' ids by ' || count(DISTINCT public.locality_uuid_pid(id)) || ' backends, '
             || count(*) - count(DISTINCT (sequential, public.locality_uuid_counter(id, sequential),
                                           CASE WHEN sequential THEN floor(extract(epoch FROM public.locality_uuid_timestamp(id)) / 600) END))
             || ' repeated counters'
      FROM public.made" "32000 ids by 16 backends, 0 repeated counters"
+  # What that role cannot do: set a run or a counter back, push a run into
+  # the future through the takeover, or change the node value.
+  for call in "SELECT setval('ids.locality_uuid_run_00', 1)" "SELECT setval('ids.locality_uuid_at_seq', 1)" \
+              "SELECT ids.locality_uuid_run_place(now(), floor(extract(epoch FROM now()) / 600)::int8 + 5, 0)" \
+              "SELECT ids.locality_uuid_set_node(1, 'x')"; do
+    if out=$(psql -X -q -At -d app -v ON_ERROR_STOP=1 -c "SET ROLE app_user" -c "$call" 2>&1); then
+      fail "app_user could: $call"
+    fi
+    echo "ok: app_user cannot $call: $(echo "$out" | grep -o 'ERROR: .*')"
+  done
 
   # An immediate stop (a crash): the sequences, WAL-logged, continue past
   # every value handed out before it. A fresh install, so the ids before
@@ -472,10 +500,24 @@ PGB
   pg_ctlcluster "$PG_MAJOR" regress start
   expect "after an immediate stop, no counter repeats one made before it" \
     "SELECT count(*) FILTER (WHERE public.locality_uuid_counter(v) IN (SELECT public.locality_uuid_counter(v) FROM public.before_crash))
-            || ' ' || count(*) FILTER (WHERE public.locality_uuid_counter(s, true) IN (SELECT public.locality_uuid_counter(s, true) FROM public.before_crash))
+            || ' ' || count(*) FILTER (WHERE (public.locality_uuid_counter(s, true), floor(extract(epoch FROM public.locality_uuid_timestamp(s)) / 600))
+                                             IN (SELECT public.locality_uuid_counter(s, true), floor(extract(epoch FROM public.locality_uuid_timestamp(s)) / 600)
+                                                 FROM public.before_crash))
             || ' ' || count(*) FILTER (WHERE public.hot_guid_counter(h) IN (SELECT public.hot_guid_counter(h) FROM public.before_crash))
      FROM (SELECT fresh.locality_uuid(false) AS v, fresh.locality_uuid(true) AS s, fresh.hot_guid(1) AS h
            FROM generate_series(1, 1000)) a" "0 0 0"
+
+  # A new node value reaches a session whose generator plans already
+  # inlined the old one.
+  got=$(psql -X -q -At -d app -v ON_ERROR_STOP=1 <<'SQL'
+SET ROLE app_owner;
+SELECT public.locality_uuid_node(ids.locality_uuid()) = ids.locality_uuid_node_id();
+\! psql -X -q -d app -c "SET ROLE app_owner" -c "SELECT ids.locality_uuid_set_node(4242, 'other-host')" >/dev/null
+SELECT public.locality_uuid_node(ids.locality_uuid()) || ' ' || public.hot_guid_machine(ids.hot_guid(1));
+SQL
+  )
+  [ "$got" = "$(printf 't\n4242 %s' "$(printf 'other-host' | md5sum | cut -c1-6)")" ] || fail "a new node value in a running session: $got"
+  echo "ok: a running session's next ids carry the new node value and machine bytes: $(echo $got)"
 
   # MD5 without md5(): the PL/pgSQL MD5 gives RFC 1321's test-suite digests
   # and md5()'s on random text (multibyte included); then, with md5() off
