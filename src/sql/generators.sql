@@ -162,20 +162,26 @@ COMMENT ON FUNCTION locality_uuid_time_error(pg_catalog.timestamptz, pg_catalog.
     'SQL edition: raises the C edition''s errors that show a time';
 
 -- The window base of window w, remembered for the session (one MD5 per
--- window, not per id) in two settings of its own.
-CREATE OR REPLACE FUNCTION locality_uuid_cached_base(w pg_catalog.int8) RETURNS pg_catalog.int8
-    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
+-- window, not per id) in two settings of its own: the check is one
+-- inlined expression, the PL/pgSQL call only on a new window.
+CREATE OR REPLACE FUNCTION locality_uuid_remember_base(w pg_catalog.int8) RETURNS pg_catalog.int8
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
-    base pg_catalog.int8;
+    base pg_catalog.int8 := @extschema@.locality_uuid_window_base(w);
 BEGIN
-    IF pg_catalog.current_setting('locality_uuid_sql.window', true) = w::pg_catalog.text THEN
-        RETURN pg_catalog.current_setting('locality_uuid_sql.window_base')::pg_catalog.int8;
-    END IF;
-    base := @extschema@.locality_uuid_window_base(w);
     PERFORM pg_catalog.set_config('locality_uuid_sql.window_base', base::pg_catalog.text, false),
             pg_catalog.set_config('locality_uuid_sql.window', w::pg_catalog.text, false);
     RETURN base;
 END
+$$;
+COMMENT ON FUNCTION locality_uuid_remember_base(pg_catalog.int8) IS
+    'SQL edition: locality_uuid_window_base(w), remembered as the session''s window';
+
+CREATE OR REPLACE FUNCTION locality_uuid_cached_base(w pg_catalog.int8) RETURNS pg_catalog.int8
+    LANGUAGE sql VOLATILE PARALLEL UNSAFE AS $$
+SELECT CASE WHEN pg_catalog.current_setting('locality_uuid_sql.window', true) = w::pg_catalog.text
+            THEN pg_catalog.current_setting('locality_uuid_sql.window_base')::pg_catalog.int8
+            ELSE @extschema@.locality_uuid_remember_base(w) END
 $$;
 COMMENT ON FUNCTION locality_uuid_cached_base(pg_catalog.int8) IS
     'SQL edition: locality_uuid_window_base(w), computed once per window per session';
@@ -210,9 +216,7 @@ BEGIN
     IF given_time THEN
         RETURN @extschema@.locality_uuid_pack_hex(
             pg_catalog.lpad(pg_catalog.to_hex(
-                (CASE WHEN pg_catalog.current_setting('locality_uuid_sql.window', true) = w::pg_catalog.text
-                      THEN pg_catalog.current_setting('locality_uuid_sql.window_base')::pg_catalog.int8
-                      ELSE @extschema@.locality_uuid_cached_base(w) END + 2147483649
+                (@extschema@.locality_uuid_cached_base(w) + 2147483649
                  + (pg_catalog.nextval('@extschema@.locality_uuid_at_seq') & 2147483647::pg_catalog.int8)) & 4294967295), 8, '0'),
             pg_catalog.pg_backend_pid(), @extschema@.locality_uuid_node_id(), us / 1000);
     END IF;
@@ -221,9 +225,7 @@ BEGIN
         v := @extschema@.locality_uuid_run_place(ts, w, v);
     END IF;
     RETURN @extschema@.locality_uuid_pack_hex(
-        pg_catalog.lpad(pg_catalog.to_hex((CASE WHEN pg_catalog.current_setting('locality_uuid_sql.window', true) = w::pg_catalog.text
-                      THEN pg_catalog.current_setting('locality_uuid_sql.window_base')::pg_catalog.int8
-                      ELSE @extschema@.locality_uuid_cached_base(w) END + 1 + (v & 4294967295)) & 4294967295), 8, '0'),
+        pg_catalog.lpad(pg_catalog.to_hex((@extschema@.locality_uuid_cached_base(w) + 1 + (v & 4294967295)) & 4294967295), 8, '0'),
         pg_catalog.pg_backend_pid(), @extschema@.locality_uuid_node_id(), us / 1000);
 END
 $$;

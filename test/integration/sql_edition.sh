@@ -72,7 +72,7 @@ run() {
             || ' in here, owners: ' || string_agg(DISTINCT pg_get_userbyid(p.proowner), ',')
             || ', superuser: ' || (SELECT rolsuper FROM pg_roles WHERE rolname = 'app_owner')
      FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname IN ('ids', 'here')" \
-    "49 in ids, 49 in here, owners: app_owner, superuser: false"
+    "50 in ids, 50 in here, owners: app_owner, superuser: false"
 
   # Every shared function: same arguments (names, defaults), result,
   # volatility and comment. The edition's own helpers say 'SQL edition:'.
@@ -174,7 +174,7 @@ SELECT t::timestamptz FROM (VALUES ('-infinity'), ('1969-12-31 23:59:59.5+00'), 
                                    ('2106-02-07 06:28:14.000001+00')) v(t);
 SQL
   # name|differing rows, for every shared function over its inputs.
-  diffs=$(q <<'SQL'
+  diffs=$(q 2>&1 <<'SQL'
 SET TimeZone = 'America/St_Johns';
 SELECT f || ': ' || n || ' differ' FROM (
   SELECT 'locality_uuid_timestamp' AS f, count(*) FILTER (WHERE ids.locality_uuid_timestamp(id) IS DISTINCT FROM public.locality_uuid_timestamp(id)) AS n FROM inputs
@@ -197,7 +197,7 @@ SELECT f || ': ' || n || ' differ' FROM (
   UNION ALL SELECT 'hot_guid_lower', count(*) FILTER (WHERE ids.hot_guid_lower(ts) IS DISTINCT FROM public.hot_guid_lower(ts)) FROM bounds
 ) d
 SQL
-  )
+  ) || fail "comparing the editions: $diffs"
   echo "$diffs" | sed 's/^/    /'
   [ "$(echo "$diffs" | grep -c ': 0 differ$')" = 17 ] || fail "the editions differ (above)"
   expect "inputs compared" "SELECT (SELECT count(*) FROM inputs) || ' ids, ' || (SELECT count(*) FROM v1_inputs)
