@@ -120,12 +120,52 @@ uninstall-cli:
 
 .PHONY: install-cli uninstall-cli
 
-# The SQL edition (README, Managed services): one psql script made from
-# src/sql/, in dependency order (a SQL function's body must find the
-# functions it calls when it is created).
-SQL_EDITION_SOURCES = $(addprefix $(SOURCE_DIR)/src/sql/,uuid_v1.sql md5.sql encode.sql readers.sql hot_guid_readers.sql generators.sql)
+# The SQL edition (README, Managed services), generated from src/sql/ in
+# dependency order (a SQL function's body must find the functions it calls
+# when it is created), with the C edition's locality_uuid_fill (PL/pgSQL,
+# written once) taken from its install script:
+#   locality_uuid_sql.sql            for psql -f (install, and upgrade)
+#   locality_uuid_sql_uninstall.sql  for psql -f
+#   locality_uuid_sql_pgtle.sql      for pg_tle
+#   locality_uuid_sql/               the data-only extension locality_uuid_sql
+#                                    (PGXS: make -C locality_uuid_sql install)
+SQL_EDITION_DIR = locality_uuid_sql
+SQL_EDITION_FILL = locality_uuid_sql_fill.sql
+SQL_EDITION_SOURCES = $(addprefix $(SOURCE_DIR)/src/sql/,uuid_v1.sql md5.sql encode.sql readers.sql hot_guid_readers.sql generators.sql) \
+	$(SQL_EDITION_FILL)
+SQL_EDITION_SCRIPT = $(SQL_EDITION_DIR)/locality_uuid_sql--$(EXTVERSION).sql
+SQL_EDITION_COMMENT = Locality UUIDs and exact version-1 tools in SQL and PL/pgSQL only (the SQL edition of locality_uuid)
 .PHONY: sql-edition
-sql-edition: locality_uuid_sql.sql
-locality_uuid_sql.sql: $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/psql_script.sh $(SOURCE_DIR)/locality_uuid.control
-	sh $(SOURCE_DIR)/src/sql/psql_script.sh $(EXTVERSION) $(SQL_EDITION_SOURCES) >$@.tmp
+sql-edition: locality_uuid_sql.sql locality_uuid_sql_uninstall.sql locality_uuid_sql_pgtle.sql \
+	$(SQL_EDITION_SCRIPT) $(SQL_EDITION_DIR)/locality_uuid_sql.control $(SQL_EDITION_DIR)/Makefile
+$(SQL_EDITION_DIR):
+	mkdir -p $@
+# From the comment above CREATE PROCEDURE locality_uuid_fill to the end of
+# its COMMENT; CREATE OR REPLACE, for a re-run of the psql script.
+$(SQL_EDITION_FILL): $(SOURCE_DIR)/locality_uuid--$(EXTVERSION).sql
+	awk '/^-- Backfills: a column filled/ { p = 1 } \
+	     p { print; if (c && /;$$/) exit; if (/^COMMENT ON PROCEDURE locality_uuid_fill/) c = 1 }' $< \
+	  | sed 's/^CREATE PROCEDURE locality_uuid_fill(/CREATE OR REPLACE PROCEDURE locality_uuid_fill(/' >$@.tmp
+	grep -q '^CREATE OR REPLACE PROCEDURE locality_uuid_fill(' $@.tmp && grep -q "^    'Fills col with expr" $@.tmp
 	mv $@.tmp $@
+locality_uuid_sql.sql: $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/psql_script.sh $(SOURCE_DIR)/locality_uuid.control
+	sh $(SOURCE_DIR)/src/sql/psql_script.sh install $(EXTVERSION) $(SQL_EDITION_SOURCES) >$@.tmp
+	mv $@.tmp $@
+locality_uuid_sql_uninstall.sql: $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/psql_script.sh $(SOURCE_DIR)/locality_uuid.control
+	sh $(SOURCE_DIR)/src/sql/psql_script.sh uninstall $(EXTVERSION) $(SQL_EDITION_SOURCES) >$@.tmp
+	mv $@.tmp $@
+$(SQL_EDITION_SCRIPT): $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/extension_script.sh $(SOURCE_DIR)/locality_uuid.control
+	sh $(SOURCE_DIR)/src/sql/extension_script.sh $(EXTVERSION) $(SQL_EDITION_SOURCES) >$@.tmp
+	mv $@.tmp $@
+locality_uuid_sql_pgtle.sql: $(SQL_EDITION_SCRIPT) $(SOURCE_DIR)/src/sql/pgtle_script.sh
+	sh $(SOURCE_DIR)/src/sql/pgtle_script.sh $(EXTVERSION) '$(SQL_EDITION_COMMENT)' $< >$@.tmp
+	mv $@.tmp $@
+# Not relocatable: the functions name their schema. Trusted: a role with
+# CREATE on the database installs it, as it could run the psql script.
+$(SQL_EDITION_DIR)/locality_uuid_sql.control: $(SOURCE_DIR)/locality_uuid.control | $(SQL_EDITION_DIR)
+	printf "comment = '%s'\ndefault_version = '%s'\nrelocatable = false\ntrusted = true\n" \
+	  '$(SQL_EDITION_COMMENT)' '$(EXTVERSION)' >$@
+$(SQL_EDITION_DIR)/Makefile: $(SOURCE_DIR)/Makefile | $(SQL_EDITION_DIR)
+	printf '%s\n' '# The SQL edition as a data-only extension: make install (PG_CONFIG=...).' \
+	  'EXTENSION = locality_uuid_sql' 'DATA = locality_uuid_sql--$(EXTVERSION).sql' \
+	  'PG_CONFIG ?= pg_config' 'PGXS := $$(shell $$(PG_CONFIG) --pgxs)' 'include $$(PGXS)' >$@

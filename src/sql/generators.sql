@@ -68,10 +68,14 @@ COMMENT ON FUNCTION locality_uuid_runs() IS
 
 -- The node value and the Hot Guid machine name of this database, as
 -- constant functions (the C edition's names and comments for the first
--- three). Only the functions' owner can run it.
+-- three). Only the functions' owner can run it, and whom it grants it to
+-- (the extension grants it to the role that created it). SECURITY DEFINER:
+-- a trusted extension's functions belong to the bootstrap superuser, and
+-- only their owner can replace them; what it writes is a checked integer
+-- and two quoted literals.
 CREATE OR REPLACE FUNCTION locality_uuid_set_node(node_id pg_catalog.int4, machine_name pg_catalog.text)
     RETURNS pg_catalog.void
-    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
     IF node_id IS NULL OR node_id < 0 OR node_id > 268435455 THEN
         RAISE EXCEPTION 'node_id % is out of range for a Locality UUID', node_id

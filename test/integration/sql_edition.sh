@@ -23,22 +23,37 @@
 #               mode; 16 clients (pgbench) make distinct counters per
 #               window; the run's takeover by one caller, 54000 and 55000;
 #               counters continue after an immediate stop
+#   fill        locality_uuid_fill is the C edition's procedure, word for
+#               word, and fills a table with this edition's ids in batches
+#   uninstall   the uninstall script is stopped by a DEFAULT that uses the
+#               edition (nothing dropped), then drops every routine and
+#               sequence; it never touches the C edition's schema
+#   extension   the data-only extension (make -C locality_uuid_sql install)
+#               created by a database owner who is not superuser (trusted):
+#               the psql script's routines word for word, the owner can set
+#               the node value and make ids, pg_dump and a restore keep the
+#               counters, DROP EXTENSION leaves nothing, never beside the C
+#               edition; the pg_tle script hands pg_tle exactly that script
 #   README      the ```pgsql examples of README.md (Managed services) print
 #               what their result comments say, in a database that has only
 #               the SQL edition, installed in public by the database's owner
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 make -s -C "$ROOT" PG_CONFIG="$PG_CONFIG" sql-edition
+# The data-only extension, as from PGXN (its own PGXS Makefile); removed
+# again at the end.
+make -s -C "$ROOT/locality_uuid_sql" PG_CONFIG="$PG_CONFIG" install >/dev/null
 export SCRIPT="$ROOT/locality_uuid_sql.sql" ROUNDS=${SQL_EDITION_ROUNDS:-20000}
 export WORK
 WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+trap 'rm -rf "$WORK"; make -s -C "$ROOT/locality_uuid_sql" PG_CONFIG="$PG_CONFIG" uninstall >/dev/null' EXIT
 python3 "$ROOT/test/integration/lib/readme_blocks.py" extract pgsql "$WORK" "$ROOT/README.md"
 
 run() {
   set -euo pipefail
   fail() { echo "FAIL: $*"; exit 1; }
-  q() { psql -X -q -At -v ON_ERROR_STOP=1 -d app "$@"; }
+  # DB=name runs a check in another database.
+  q() { psql -X -q -At -v ON_ERROR_STOP=1 -d "${DB:-app}" "$@"; }
   # expect NAME QUERY WANTED: one check, printed with its answer.
   expect() {
     local got
@@ -72,7 +87,7 @@ run() {
             || ' in here, owners: ' || string_agg(DISTINCT pg_get_userbyid(p.proowner), ',')
             || ', superuser: ' || (SELECT rolsuper FROM pg_roles WHERE rolname = 'app_owner')
      FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname IN ('ids', 'here')" \
-    "50 in ids, 50 in here, owners: app_owner, superuser: false"
+    "51 in ids, 51 in here, owners: app_owner, superuser: false"
 
   # Every shared function: same arguments (names, defaults), result,
   # volatility and comment. The edition's own helpers say 'SQL edition:'.
@@ -84,7 +99,7 @@ run() {
           c AS ($shared WHERE n.nspname = 'public')
      SELECT (SELECT count(*) FROM s) || ' shared; unlike the C edition: '
             || coalesce((SELECT string_agg(proname, ',') FROM (SELECT * FROM s EXCEPT SELECT * FROM c) d), 'none')" \
-    "32 shared; unlike the C edition: none"
+    "33 shared; unlike the C edition: none"
 
   # Known answers: the original Java library's id and sequential id, its
   # window bases (test/unit/window_base_test.cpp), RFC 4122's own example
@@ -550,6 +565,117 @@ SQL
                                    - ids.locality_uuid_window_base(floor(extract(epoch FROM public.locality_uuid_timestamp(id)) / 600)::int8)
                                    BETWEEN 1 AND 2147483648) || ' of ' || count(*)
      FROM (SELECT ids.locality_uuid(true) AS id FROM generate_series(1, 100)) s" "100 of 100"
+
+  # locality_uuid_fill: the C edition's procedure, word for word, filling
+  # a table with this edition's ids across batches, as the database's owner.
+  expect "locality_uuid_fill is the C edition's, word for word" \
+    "SELECT count(*) FROM pg_proc s, pg_proc c
+     WHERE s.oid = 'ids.locality_uuid_fill'::regproc AND c.oid = 'public.locality_uuid_fill'::regproc
+       AND s.prosrc = c.prosrc AND s.prokind = 'p' AND c.prokind = 'p'" "1"
+  g -c "CREATE TABLE public.to_fill (n int PRIMARY KEY, created_at timestamptz NOT NULL, id uuid)" \
+    -c "INSERT INTO public.to_fill SELECT n, timestamptz '2024-03-01 00:00:00+00' + n * interval '1.5 s'
+        FROM generate_series(1, 1000) n"
+  got=$(g -c "CALL ids.locality_uuid_fill('public.to_fill', 'id', 'ids.locality_uuid_at(t.created_at, true)', batch_size => 300)" 2>&1) ||
+    fail "locality_uuid_fill: $got"
+  [ "$got" = "$(printf '%s\n%s' 'NOTICE:  locality_uuid_fill: to_fill.id: 1000 rows filled in 4 batches, no row without a value left' 1000)" ] ||
+    fail "locality_uuid_fill: $got"
+  echo "ok: locality_uuid_fill as the database's owner, with the SQL edition's ids: $(echo $got)"
+  expect "the filled ids: distinct, each at its row's time, sequential counters of the window" \
+    "SELECT count(DISTINCT id) || ' distinct, ' || count(*) FILTER (WHERE public.locality_uuid_timestamp(id) = created_at)
+            || ' at their time, ' || count(*) FILTER (WHERE ((public.locality_uuid_counter(id, true)
+                 - ids.locality_uuid_window_base(floor(extract(epoch FROM created_at) / 600)::int8)) % 4294967296 + 4294967296)
+                 % 4294967296 > 2147483648) || ' given-time counters'
+     FROM public.to_fill" "1000 distinct, 1000 at their time, 1000 given-time counters"
+
+  # The uninstall script: stopped by a DEFAULT that uses the edition
+  # (2BP01, nothing dropped), then every object gone; never the C
+  # edition's schema.
+  UNINSTALL="$ROOT/locality_uuid_sql_uninstall.sql"
+  g -c "CREATE SCHEMA gone"
+  psql -X -q -d app -c "SET ROLE app_owner" -v locality_schema=gone -f "$SCRIPT" >/dev/null
+  objects="SELECT (SELECT count(*) FROM pg_proc WHERE pronamespace = 'gone'::regnamespace) || ' routines, '
+                  || (SELECT count(*) FROM pg_class WHERE relnamespace = 'gone'::regnamespace) || ' sequences'"
+  installed=$(q -c "$objects")
+  [ "$installed" = "51 routines, 67 sequences" ] || fail "installed into gone: $installed"
+  g -c "CREATE TABLE public.uses_gone (id uuid DEFAULT gone.locality_uuid())"
+  if out=$(psql -X -q -d app -c "SET ROLE app_owner" -v locality_schema=gone -f "$UNINSTALL" 2>&1); then
+    fail "uninstalled under a DEFAULT that uses it"
+  fi
+  echo "ok: a DEFAULT stops the uninstall: $(echo "$out" | grep -o 'ERROR: .*')"
+  expect "nothing dropped by the stopped uninstall" "$objects" "$installed"
+  g -c "DROP TABLE public.uses_gone"
+  psql -X -q -d app -c "SET ROLE app_owner" -v locality_schema=gone -f "$UNINSTALL" >/dev/null
+  expect "the uninstall drops every routine and sequence" "$objects" "0 routines, 0 sequences"
+  c_members="SELECT count(*) FROM pg_depend WHERE refobjid = (SELECT oid FROM pg_extension WHERE extname = 'locality_uuid')"
+  members=$(q -c "$c_members")
+  if out=$(psql -X -q -d app -v locality_schema=public -f "$UNINSTALL" 2>&1); then
+    fail "the uninstall ran in the C edition's schema"
+  fi
+  echo "ok: the uninstall refuses the C edition's schema: $(echo "$out" | grep -o 'ERROR: .*')"
+  expect "the C edition keeps its $members objects" "$c_members" "$members"
+
+  # The data-only extension (make -C locality_uuid_sql install, as from
+  # PGXN), created by the database's owner (trusted): the same routines as
+  # the psql script's, word for word (only the random constants differ);
+  # set_node works for that role; pg_dump and a restore keep the counters;
+  # never beside the C edition.
+  psql -X -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE ext OWNER app_owner"
+  e() { psql -X -q -At -v ON_ERROR_STOP=1 -d ext -c "SET ROLE app_owner" "$@"; }
+  psql -X -q -d ext -v ON_ERROR_STOP=1 -c "CREATE EXTENSION locality_uuid"
+  e -c "CREATE SCHEMA ids" -c "CREATE EXTENSION locality_uuid_sql SCHEMA ids"
+  routines="SELECT md5(string_agg(p.proname || '(' || pg_get_function_arguments(p.oid) || ') ' || p.prosrc || ' '
+                                  || p.prosecdef || coalesce(array_to_string(p.proconfig, ','), '')
+                                  || coalesce(obj_description(p.oid, 'pg_proc'), ''), E'\n' ORDER BY p.proname, p.oid::regprocedure::text))
+                   || ' ' || count(*)
+            FROM pg_proc p WHERE p.pronamespace = 'ids'::regnamespace
+              AND p.proname NOT IN ('locality_uuid_node_id', 'hot_guid_machine_name', 'hot_guid_machine_id', 'locality_uuid_variable_start')"
+  DB=ext expect "the extension's routines are the psql script's, word for word" "$routines" "$(q -c "$routines")"
+  DB=ext expect "the extension, created by its owner: members, owner" \
+    "SELECT (SELECT count(*) FROM pg_depend d WHERE d.refobjid = x.oid AND d.classid = 'pg_proc'::regclass) || ' routines, '
+            || (SELECT count(*) FROM pg_depend d WHERE d.refobjid = x.oid AND d.classid = 'pg_class'::regclass) || ' sequences, '
+            || cardinality(x.extconfig) || ' dumped, owner ' || pg_get_userbyid(x.extowner)
+     FROM pg_extension x WHERE x.extname = 'locality_uuid_sql'" "51 routines, 67 sequences, 67 dumped, owner app_owner"
+  out=$(e -c "SELECT ids.locality_uuid_set_node(77, 'ext-host')" 2>&1) || fail "set_node by the extension's owner: $out"
+  got=$(e -c "SELECT public.locality_uuid_node(ids.locality_uuid()) || ' ' || public.locality_uuid_node(ids.locality_uuid(true))
+                     || ' ' || public.hot_guid_machine(ids.hot_guid(3)) || ' ' || public.hot_guid_shard_key(ids.hot_guid(3))" 2>&1) || true
+  [ "$got" = "77 77 $(printf 'ext-host' | md5sum | cut -c1-6) 3" ] || fail "the extension's ids after set_node: $got"
+  echo "ok: the extension's owner sets the node value; the C edition decodes its ids: $got"
+  out=$(e -c "SELECT ids.locality_uuid(false), ids.locality_uuid(true), ids.locality_uuid_at(now(), true), ids.hot_guid(1)
+              FROM generate_series(1, 700)" 2>&1) || fail "ids by the extension's owner: $out"
+  counters="SELECT string_agg(sequencename || '=' || coalesce(last_value::text, '-'), ' ' ORDER BY sequencename)
+            FROM pg_sequences WHERE schemaname = 'ids'"
+  before=$(e -c "$counters")
+  psql -X -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE ext_restored OWNER app_owner"
+  pg_dump -d ext >"$WORK/ext.sql"
+  psql -X -q -d ext_restored -v ON_ERROR_STOP=1 -f "$WORK/ext.sql" >/dev/null
+  after=$(psql -X -q -At -v ON_ERROR_STOP=1 -d ext_restored -c "$counters")
+  [ "$after" = "$before" ] || fail "pg_dump and a restore lost counters: $after, wanted $before"
+  echo "ok: pg_dump and a restore keep the extension's 67 counters: $(echo "$after" | cut -c1-120)..."
+  e -c "DROP EXTENSION locality_uuid_sql"
+  DB=ext expect "DROP EXTENSION locality_uuid_sql leaves nothing in ids" \
+    "SELECT (SELECT count(*) FROM pg_proc WHERE pronamespace = 'ids'::regnamespace)
+            + (SELECT count(*) FROM pg_class WHERE relnamespace = 'ids'::regnamespace)" "0"
+
+  if out=$(psql -X -q -d ext -v ON_ERROR_STOP=1 -c "CREATE EXTENSION locality_uuid_sql SCHEMA public" 2>&1); then
+    fail "the extension went beside the C edition"
+  fi
+  echo "ok: never beside the C edition: $(echo "$out" | grep -o 'ERROR: .*')"
+
+  # pg_tle: the script hands pgtle.install_extension exactly the tested
+  # extension script (without the \echo guard a file needs). A stand-in
+  # records the call: pg_tle itself is not packaged for Debian.
+  psql -X -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE tle"
+  psql -X -q -At -v ON_ERROR_STOP=1 -d tle \
+    -c "CREATE SCHEMA pgtle" -c "CREATE TABLE pgtle.calls (name text, version text, description text, ext text, requires text[])" \
+    -c "CREATE FUNCTION pgtle.install_extension(name text, version text, description text, ext text, requires text[] DEFAULT NULL)
+          RETURNS text LANGUAGE sql AS \$\$ INSERT INTO pgtle.calls VALUES (name, version, description, ext, requires); SELECT 'OK' \$\$" >/dev/null
+  psql -X -q -At -v ON_ERROR_STOP=1 -d tle -f "$ROOT/locality_uuid_sql_pgtle.sql" >/dev/null
+  version=$(sed -n "s/^default_version = '\(.*\)'$/\1/p" "$ROOT/locality_uuid_sql/locality_uuid_sql.control")
+  ext_script="$ROOT/locality_uuid_sql/locality_uuid_sql--$version.sql"
+  want="locality_uuid_sql $version $({ echo; grep -v '^\\echo ' "$ext_script"; } | md5sum | cut -c1-32) $(sed -n "s/^comment = '\(.*\)'$/\1/p" "$ROOT/locality_uuid_sql/locality_uuid_sql.control")"
+  got=$(psql -X -At -d tle -c "SELECT name || ' ' || version || ' ' || md5(ext) || ' ' || description FROM pgtle.calls")
+  [ "$got" = "$want" ] || fail "the pg_tle script: $got, wanted $want"
+  echo "ok: the pg_tle script installs the extension script of ${ext_script##*/}: ${got:0:60}..."
 
   # The README's examples, as a managed service's user runs them.
   psql -X -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE managed OWNER app_owner"
