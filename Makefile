@@ -154,7 +154,7 @@ locality_uuid_sql.sql: $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/psql_script.
 locality_uuid_sql_uninstall.sql: $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/psql_script.sh $(SOURCE_DIR)/locality_uuid.control
 	sh $(SOURCE_DIR)/src/sql/psql_script.sh uninstall $(EXTVERSION) $(SQL_EDITION_SOURCES) >$@.tmp
 	mv $@.tmp $@
-$(SQL_EDITION_SCRIPT): $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/extension_script.sh $(SOURCE_DIR)/locality_uuid.control
+$(SQL_EDITION_SCRIPT): $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/extension_script.sh $(SOURCE_DIR)/locality_uuid.control | $(SQL_EDITION_DIR)
 	sh $(SOURCE_DIR)/src/sql/extension_script.sh $(EXTVERSION) $(SQL_EDITION_SOURCES) >$@.tmp
 	mv $@.tmp $@
 locality_uuid_sql_pgtle.sql: $(SQL_EDITION_SCRIPT) $(SOURCE_DIR)/src/sql/pgtle_script.sh
