@@ -6,7 +6,9 @@
 # every integration script under test/integration. Then each other major
 # (13, 17, 18, 19) in a throw-away chroot of its Debian suite
 # (scripts/chroot.sh): building and installing, unit tests, pg_regress +
-# isolation per backend and preloaded, the upgrade path, the HA cases
+# isolation per backend and preloaded, the upgrade path, the SQL edition
+# (sql_edition.sh against the C edition; sql_edition_ha.sh through
+# failover, a crash, PITR and pg_upgrade), the HA cases
 # (test/integration/ha.sh: failover, PITR, pg_rewind, pg_upgrade) and the
 # Debian packages (test/integration/debian_package.sh: build, lintian,
 # debian/tests as autopkgtest runs them).
@@ -117,10 +119,12 @@ major_suites() {
   fi
   if [ "${LOCALITY_EMULATED:-0}" = 1 ]; then
     skip ha "under qemu: eight servers and 16M-id sides take too long emulated; i386 runs it natively"
+    skip sql-edition-ha "under qemu: SQL and PL/pgSQL only, and five servers; i386 runs it natively"
     skip debian-package "under qemu: lintian and a package build take too long emulated; i386 runs it natively"
     return
   fi
   suite ha timeout --kill-after=30 1200 bash "$ROOT/test/integration/ha.sh"
+  suite sql-edition-ha timeout --kill-after=30 900 bash "$ROOT/test/integration/sql_edition_ha.sh"
   suite debian-package timeout --kill-after=30 900 bash "$ROOT/test/integration/debian_package.sh"
 }
 
@@ -163,7 +167,7 @@ trap 'kill $preparer 2>/dev/null' EXIT
 log "PostgreSQL $PG_MAJOR on this machine"
 major_suites
 for t in "$ROOT"/test/integration/*.sh; do
-  case "$(basename "$t")" in upgrade.sh | sql_edition.sh | ha.sh | debian_package.sh) continue ;; esac  # per major, above
+  case "$(basename "$t")" in upgrade.sh | sql_edition.sh | sql_edition_ha.sh | ha.sh | debian_package.sh) continue ;; esac  # per major, above
   suite "$(basename "$t" .sh)" timeout --kill-after=30 1800 bash "$t"
 done
 

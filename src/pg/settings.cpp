@@ -85,7 +85,7 @@ void define_settings() {
         "locality_uuid.wal_resource_manager_id",
         "Custom WAL resource manager id of locality_uuid's reservation records.",
         "Every server that replays this WAL must preload the library with the same id. Change it "
-        "only to avoid another extension's id, as the README says.",
+        "only to avoid another extension's id, as doc/guarantees.md says.",
         &setting_wal_rmgr_id, 128, 128, 255,
         process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP, 0, nullptr, nullptr,
         nullptr);

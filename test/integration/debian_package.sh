@@ -5,7 +5,8 @@
 #
 #   build     dpkg-buildpackage -us -uc -b on a copy of this tree, for this
 #             major only (PG_SUPPORTED_VERSIONS): postgresql-N-locality-uuid
-#             and locality-uuid (the CLI); their contents
+#             and locality-uuid (the CLI); their contents, the README's
+#             pages (doc/*.md) included
 #   lintian   the suite's own lintian on both packages: no error and no
 #             warning (debian/*.lintian-overrides say why for each tag
 #             left; every tag printed)
@@ -50,6 +51,12 @@ cli_files=$(dpkg -c "$cli")
 grep -q "/usr/lib/postgresql/$PG_MAJOR/lib/locality_uuid.so" <<<"$module_files" || { echo "FAIL: no module"; exit 1; }
 grep -q "/usr/share/postgresql/$PG_MAJOR/extension/$newest_update" <<<"$module_files" ||
   { echo "FAIL: no update script $newest_update"; exit 1; }
+# The README's pages (doc/*.md) beside it, in both packages.
+for page in README.md doc/operations.md doc/guarantees.md doc/backfills.md doc/development.md; do
+  for deb in "$module" "$cli"; do
+    dpkg -c "$deb" | grep -Eq "/usr/share/doc/[^/]+/$page(\.gz)?$" || { echo "FAIL: no $page in $(basename "$deb")"; exit 1; }
+  done
+done
 if grep -q "usr/bin/" <<<"$module_files"; then echo "FAIL: the module package ships a program"; exit 1; fi
 grep -q "./usr/bin/locality-uuid$" <<<"$cli_files" || { echo "FAIL: no CLI in $cli"; exit 1; }
 grep -q "./usr/share/man/man1/locality-uuid.1.gz$" <<<"$cli_files" || { echo "FAIL: no manual page in $cli"; exit 1; }

@@ -1,0 +1,55 @@
+# Nodes of an HA pair on loopback, as PostgreSQL's src/test/recovery runs
+# them (ha.sh, sql_edition_ha.sh): servers started with their
+# CLOCK_REALTIME held by clock_shim.c, queried, base-backed-up, waited for
+# and promoted by name. Source it after lib/servers.sh, with WORK set (a
+# directory postgres can write); it builds the shim there.
+failures=0
+declare -A PORT
+declare -A CLOCK_OF  # a node's own clock file, if not the shared $WORK/clock
+
+check() { if eval "$2"; then echo "ok:   $1"; else echo "FAIL: $1"; failures=$((failures + 1)); fi; }
+pgctl() {  # pgctl NODE ARGS...
+  local node=$1; shift
+  as_postgres env LD_PRELOAD="$WORK/clock_shim.so" CLOCK_SHIM_FILE="${CLOCK_OF[$node]:-$WORK/clock}" \
+    timeout 120 "$BIN/pg_ctl" -D "$WORK/$node" -l "$WORK/$node.log" -w "$@" >/dev/null
+}
+q() {  # q NODE PSQL-ARGS...
+  local node=$1; shift
+  psql -X -q -At -v ON_ERROR_STOP=1 -h "$WORK" -p "${PORT[$node]}" -U postgres -d postgres "$@"
+}
+conninfo() { echo "host=$WORK port=${PORT[$1]} user=postgres dbname=postgres"; }
+
+build_shim clock_shim "$WORK"
+set_clock() {  # set_clock FILE UNIX-MS: hold the clock of the servers reading FILE there
+  python3 -c "import struct,sys; open(sys.argv[1], 'wb').write(struct.pack('<qq', 0, int(sys.argv[2])))" "$1" "$2"
+  chown postgres "$1"
+}
+# set_port NODE: a port of its own, last in its postgresql.conf (a base
+# backup or pg_rewind copies the source's file).
+set_port() {
+  PORT[$1]=$(free_port)
+  echo "port = ${PORT[$1]}" >>"$WORK/$1/postgresql.conf"
+}
+# base_backup SOURCE NODE [pg_basebackup options]
+base_backup() {
+  local source=$1 node=$2; shift 2
+  as_postgres "$BIN/pg_basebackup" -D "$WORK/$node" -d "$(conninfo "$source")" -c fast -X stream "$@"
+  set_port "$node"
+}
+# wait_replay PRIMARY STANDBY: the standby has replayed all the primary flushed.
+wait_replay() {
+  local target i
+  target=$(q "$1" -c "SELECT pg_current_wal_flush_lsn()")
+  for i in $(seq 600); do
+    [ "$(q "$2" -c "SELECT pg_last_wal_replay_lsn() >= '$target'")" = t ] && return 0
+    sleep 0.2
+  done
+  echo "standby $2 did not replay up to $target" >&2; return 1
+}
+promote() {
+  as_postgres timeout 120 "$BIN/pg_ctl" -D "$WORK/$1" -w promote >/dev/null
+  local i
+  for i in $(seq 300); do [ "$(q "$1" -c "SELECT pg_is_in_recovery()")" = f ] && return 0; sleep 0.2; done
+  return 1
+}
+

@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# The SQL edition's counters through what PostgreSQL carries its sequences
+# through, on real servers on loopback (lib/ha_nodes.sh, as ha.sh runs the
+# C edition's): a primary and a pg_basebackup -R standby whose clocks are
+# held at one instant (clock_shim.c), so ids for the clock made on both
+# sides share their millisecond and second, and only the counters keep
+# them apart. Ids are masked (the pid field zeroed), so uniqueness cannot
+# rest on pids; every case checks that the sides share none.
+#
+# A side makes, on one server, SIDE ids of each kind: variable and
+# sequential ids for the clock and for a given time, Hot Guids for the
+# clock and for a given time (each kind crosses SIDE / 256 refills of its
+# sequence's cache; committed, as the README's durability says).
+#
+#   failover  the standby replays the primary's side and refuses to make
+#             ids (25006); the primary stops at once; the standby, promoted,
+#             makes its side
+#   crash     the new primary stops at once, starts again, makes a side
+#   PITR      a base backup; a side; a restore point; more ids; recovery to
+#             the restore point and promotion; the restored server's side
+#             (the ids after the restore point are not in its data, as with
+#             nextval: their overlap is printed, not checked)
+#   pg_upgrade  the cluster upgraded (same major, --link-less copy) makes
+#             a side
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
+. "$ROOT/test/integration/lib/servers.sh"
+WORK=$(mktemp -d /tmp/locality-sqlha.XXXXXX)
+chmod 755 "$WORK"
+mkdir "$WORK/archive" "$WORK/ids"
+FIXED="'2020-01-01 00:00:00.123+00'"
+FROZEN_MS=1767225601000  # 2026-01-01 00:00:01 UTC: every server's clock
+SIDE=${SQL_EDITION_HA_SIDE:-20000}
+. "$ROOT/test/integration/lib/ha_nodes.sh"
+cleanup() {
+  stop_servers_under "$WORK"
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+make -s -C "$ROOT" PG_CONFIG="$PG_CONFIG" sql-edition
+set_clock "$WORK/clock" "$FROZEN_MS"
+chown -R postgres "$WORK"
+
+init_node() {
+  PORT[$1]=$(init_server "$WORK/$1" "$WORK" <<CONF
+wal_level = replica
+max_wal_senders = 5
+wal_keep_size = '1GB'
+archive_mode = on
+archive_command = 'test ! -f $WORK/archive/%f && cp %p $WORK/archive/%f'
+CONF
+)
+}
+
+# Masked ids of each kind, prefixed with their key space (v: variable, s:
+# sequential, h: Hot Guid): bytes 4-5 of a Locality UUID, bytes 6 and 8 of
+# a Hot Guid zeroed.
+KINDS=(
+  "'v' || encode(set_byte(set_byte(uuid_send(ids.locality_uuid(false)), 4, 0), 5, 0), 'hex')"
+  "'v' || encode(set_byte(set_byte(uuid_send(ids.locality_uuid_at($FIXED, false)), 4, 0), 5, 0), 'hex')"
+  "'s' || encode(set_byte(set_byte(uuid_send(ids.locality_uuid(true)), 4, 0), 5, 0), 'hex')"
+  "'s' || encode(set_byte(set_byte(uuid_send(ids.locality_uuid_at($FIXED, true)), 4, 0), 5, 0), 'hex')"
+  "'h' || encode(set_byte(set_byte(uuid_send(ids.hot_guid(7)), 6, 0), 8, 0), 'hex')"
+  "'h' || encode(set_byte(set_byte(uuid_send(ids.hot_guid(7, $FIXED)), 6, 0), 8, 0), 'hex')"
+)
+# emit NODE N: N masked ids of every kind, a transaction per kind.
+emit() {
+  local k
+  for k in "${KINDS[@]}"; do q "$1" -c "COPY (SELECT $k FROM generate_series(1, $2)) TO STDOUT"; done
+}
+# side NODE LABEL: a side of NODE, sorted in $WORK/ids/LABEL; no id twice.
+side() {
+  emit "$1" "$SIDE" | LC_ALL=C sort >"$WORK/ids/$2"
+  local n repeats
+  n=$(wc -l <"$WORK/ids/$2")
+  repeats=$(uniq -d "$WORK/ids/$2" | wc -l)
+  check "side $2 on $1: $n masked ids, $repeats repeated within it" '[ "$n" = $((SIDE * ${#KINDS[@]})) ] && [ "$repeats" = 0 ]'
+}
+shared_ids() {  # shared_ids LABEL...: masked ids the last side shares with the others
+  local last=${*: -1} others=("${@:1:$#-1}")
+  LC_ALL=C sort -m "${others[@]/#/$WORK/ids/}" | LC_ALL=C comm -12 - "$WORK/ids/$last" | wc -l
+}
+no_shared_ids() {  # no_shared_ids CASE LABEL...
+  local case=$1; shift
+  local n
+  n=$(shared_ids "$@")
+  check "$case: side ${*: -1} shares no masked id with ${*:1:$#-1} ($n shared)" '[ "$n" = 0 ]'
+}
+
+# --- failover --------------------------------------------------------------------
+echo "== failover"
+init_node a
+pgctl a start
+q a -c "CREATE SCHEMA ids"
+q a -v locality_schema=ids -f "$ROOT/locality_uuid_sql.sql" >/dev/null
+base_backup a b -R
+pgctl b start
+side a a1
+wait_replay a b
+refusal=$(q b -c "SELECT ids.locality_uuid()" 2>&1 || true)
+check "the standby refuses to make ids: $refusal" \
+  'grep -q "cannot execute nextval() in a read-only transaction" <<<"$refusal"'
+check "the standby decodes the primary's ids" \
+  '[ "$(q b -c "SELECT ids.locality_uuid_timestamp(ids.locality_uuid_pack(1, 2, 3, '"$FROZEN_MS"', true))")" = "2026-01-01 00:00:01+00" ]'
+pgctl a stop -m immediate
+promote b
+side b b2
+no_shared_ids "failover" a1 b2
+
+# --- crash -----------------------------------------------------------------------
+echo; echo "== crash"
+pgctl b stop -m immediate
+pgctl b start
+side b b3
+no_shared_ids "crash" a1 b2 b3
+
+# --- point-in-time recovery ------------------------------------------------------
+echo; echo "== point-in-time recovery"
+base_backup b p
+side b b4
+q b -c "SELECT pg_create_restore_point('sql_edition_target')" >/dev/null
+emit b 1000 | LC_ALL=C sort >"$WORK/ids/b-after-target"
+segment=$(q b -c "SELECT pg_walfile_name(pg_switch_wal())")
+for _ in $(seq 300); do [ -f "$WORK/archive/$segment" ] && break; sleep 0.2; done
+pgctl b stop -m fast
+cat >>"$WORK/p/postgresql.conf" <<CONF
+restore_command = 'cp $WORK/archive/%f %p'
+recovery_target_name = 'sql_edition_target'
+recovery_target_action = 'promote'
+CONF
+as_postgres touch "$WORK/p/recovery.signal"
+pgctl p start
+for _ in $(seq 300); do [ "$(q p -c "SELECT pg_is_in_recovery()")" = f ] && break; sleep 0.2; done
+check "recovered to the restore point and promoted" '[ "$(q p -c "SELECT pg_is_in_recovery()")" = f ]'
+side p p5
+no_shared_ids "point-in-time recovery" a1 b2 b3 b4 p5
+echo "not covered: ids made after the restore point that the restored server repeats: $(shared_ids b-after-target p5)"
+
+# --- pg_upgrade --------------------------------------------------------------------
+echo; echo "== pg_upgrade"
+pgctl p stop -m fast
+init_node u
+sed -i '/^restore_command\|^recovery_target/d' "$WORK/p/postgresql.conf"
+(cd "$WORK" && as_postgres timeout 600 "$BIN/pg_upgrade" -b "$BIN" -B "$BIN" -d "$WORK/p" -D "$WORK/u" \
+   -p "$(free_port)" -P "$(free_port)" -s "$WORK" >"$WORK/upgrade.log" 2>&1) ||
+  { tail -n 30 "$WORK/upgrade.log"; echo "FAIL: pg_upgrade"; exit 1; }
+pgctl u start
+side u u6
+no_shared_ids "pg_upgrade" a1 b2 b3 b4 p5 u6
+
+echo
+[ $failures = 0 ] || { echo "$failures check(s) failed"; exit 1; }
+echo "the SQL edition's ids: no masked id repeated through failover, crash, point-in-time recovery and pg_upgrade"
