@@ -66,6 +66,50 @@ $$;
 COMMENT ON FUNCTION locality_uuid_runs() IS
     'SQL edition: the 64 sequences of the sequential runs, slot 0 first';
 
+-- Where this database is: "system identifier/database oid" (the system
+-- part empty for a role that may not read pg_control_system()). A copy of
+-- the database (a dump restored elsewhere, CREATE DATABASE from it as a
+-- template, pg_upgrade) is somewhere else; a clone of the whole cluster (a
+-- snapshot, a branch) and a standby are not told apart from it.
+CREATE OR REPLACE FUNCTION locality_uuid_here() RETURNS pg_catalog.text
+    LANGUAGE plpgsql STABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    system_id pg_catalog.text := '';
+BEGIN
+    IF pg_catalog.has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE') THEN
+        SELECT s.system_identifier::pg_catalog.text INTO system_id FROM pg_catalog.pg_control_system() s;
+    END IF;
+    RETURN system_id || '/' || (SELECT d.oid::pg_catalog.text FROM pg_catalog.pg_database d
+                                WHERE d.datname = pg_catalog.current_database());
+END
+$$;
+COMMENT ON FUNCTION locality_uuid_here() IS
+    'SQL edition: this database''s place, system identifier/database oid, to tell a copy from the database its node value was set in';
+
+-- Once per session, at its first id: a WARNING when this database is not
+-- where its node value was set (locality_uuid_node_home(), written by
+-- locality_uuid_set_node), since a copy makes ids with its original's
+-- node value and counters. The system parts are compared only when both
+-- are known.
+CREATE OR REPLACE FUNCTION locality_uuid_check_home() RETURNS pg_catalog.void
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    home pg_catalog.text[] := pg_catalog.string_to_array(@extschema@.locality_uuid_node_home(), '/');
+    here pg_catalog.text[] := pg_catalog.string_to_array(@extschema@.locality_uuid_here(), '/');
+BEGIN
+    IF home[2] IS DISTINCT FROM here[2] OR (home[1] <> '' AND here[1] <> '' AND home[1] <> here[1]) THEN
+        RAISE WARNING 'locality_uuid: this database is a copy of the one its node value % was set in',
+                      @extschema@.locality_uuid_node_id()
+            USING DETAIL = pg_catalog.format('The node value was set in database %s of system %s; this is database %s of system %s. A copy makes ids with the node value and counters of its original, which can repeat them.',
+                                             home[2], NULLIF(home[1], ''), here[2], NULLIF(here[1], '')),
+                  HINT = 'Give this database its own node value with locality_uuid_set_node(node_id, machine_name); after pg_upgrade, or to keep the value, set the same value again.';
+    END IF;
+    PERFORM pg_catalog.set_config('locality_uuid_sql.home_checked', 'on', false);
+END
+$$;
+COMMENT ON FUNCTION locality_uuid_check_home() IS
+    'SQL edition: warns, once per session, when this database is a copy of the one its node value was set in';
+
 -- The node value and the Hot Guid machine name of this database, as
 -- constant functions (the C edition's names and comments for the first
 -- three). Only the functions' owner can run it, and whom it grants it to
@@ -96,9 +140,14 @@ BEGIN
         CREATE OR REPLACE FUNCTION @extschema@.hot_guid_machine_id() RETURNS pg_catalog.text
             LANGUAGE sql STABLE PARALLEL SAFE AS %L;
         COMMENT ON FUNCTION @extschema@.hot_guid_machine_id() IS
-            'Machine bytes this server writes into Hot Guids, as hex';$f$,
+            'Machine bytes this server writes into Hot Guids, as hex';
+        CREATE OR REPLACE FUNCTION @extschema@.locality_uuid_node_home() RETURNS pg_catalog.text
+            LANGUAGE sql IMMUTABLE PARALLEL SAFE AS %L;
+        COMMENT ON FUNCTION @extschema@.locality_uuid_node_home() IS
+            'SQL edition: where the node value was set, system identifier/database oid';$f$,
         node_id, 'SELECT ' || pg_catalog.quote_literal(machine_name) || '::pg_catalog.text',
-        'SELECT ' || pg_catalog.quote_literal(pg_catalog.left(@extschema@.locality_uuid_md5(machine_name), 6)) || '::pg_catalog.text');
+        'SELECT ' || pg_catalog.quote_literal(pg_catalog.left(@extschema@.locality_uuid_md5(machine_name), 6)) || '::pg_catalog.text',
+        'SELECT ' || pg_catalog.quote_literal(@extschema@.locality_uuid_here()) || '::pg_catalog.text');
 END
 $$;
 COMMENT ON FUNCTION locality_uuid_set_node(pg_catalog.int4, pg_catalog.text) IS
@@ -112,6 +161,9 @@ BEGIN
     IF pg_catalog.to_regprocedure('@extschema@.locality_uuid_node_id()') IS NULL THEN
         PERFORM @extschema@.locality_uuid_set_node(n, 'locality-' || pg_catalog.lpad(pg_catalog.to_hex(n), 7, '0'))
         FROM (SELECT 1 + pg_catalog.floor(pg_catalog.random() * 268435455)::pg_catalog.int4 AS n) AS random_node;
+    ELSIF pg_catalog.to_regprocedure('@extschema@.locality_uuid_node_home()') IS NULL THEN
+        -- An install from before the copy check: its node value was set here.
+        PERFORM @extschema@.locality_uuid_set_node(@extschema@.locality_uuid_node_id(), @extschema@.hot_guid_machine_name());
     END IF;
     -- Ids for given times and Hot Guids start at random draws, as the C
     -- edition's do: two new databases do not draw the same series.
@@ -205,6 +257,9 @@ DECLARE
     w pg_catalog.int8;
     v pg_catalog.int8;
 BEGIN
+    IF pg_catalog.current_setting('locality_uuid_sql.home_checked', true) IS DISTINCT FROM 'on' THEN
+        PERFORM @extschema@.locality_uuid_check_home();
+    END IF;
     IF us IS NULL THEN
         RETURN @extschema@.locality_uuid_time_error(ts, 'Locality UUID');
     END IF;
@@ -405,6 +460,9 @@ DECLARE
                                     AND ts < pg_catalog.timestamptz '2107-01-01 00:00:00+00'
                                THEN @extschema@.locality_uuid_unix_micros(ts) END;
 BEGIN
+    IF pg_catalog.current_setting('locality_uuid_sql.home_checked', true) IS DISTINCT FROM 'on' THEN
+        PERFORM @extschema@.locality_uuid_check_home();
+    END IF;
     IF shard_key < 0 OR shard_key > 4294967295 OR us IS NULL OR us / 1000000 > last_second THEN
         RETURN @extschema@.locality_uuid_hot_error(shard_key, ts);
     END IF;

@@ -34,6 +34,9 @@
 #               the node value and make ids, pg_dump and a restore keep the
 #               counters, DROP EXTENSION leaves nothing, never beside the C
 #               edition; the pg_tle script hands pg_tle exactly that script
+#   copies      a CREATE DATABASE ... TEMPLATE copy warns once per
+#               session at its first id, until it gets its own node value;
+#               the original never
 #   README      the ```pgsql examples of README.md (Managed services) print
 #               what their result comments say, in a database that has only
 #               the SQL edition, installed in public by the database's owner
@@ -87,7 +90,7 @@ run() {
             || ' in here, owners: ' || string_agg(DISTINCT pg_get_userbyid(p.proowner), ',')
             || ', superuser: ' || (SELECT rolsuper FROM pg_roles WHERE rolname = 'app_owner')
      FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname IN ('ids', 'here')" \
-    "51 in ids, 51 in here, owners: app_owner, superuser: false"
+    "54 in ids, 54 in here, owners: app_owner, superuser: false"
 
   # Every shared function: same arguments (names, defaults), result,
   # volatility and comment. The edition's own helpers say 'SQL edition:'.
@@ -596,7 +599,7 @@ SQL
   objects="SELECT (SELECT count(*) FROM pg_proc WHERE pronamespace = 'gone'::regnamespace) || ' routines, '
                   || (SELECT count(*) FROM pg_class WHERE relnamespace = 'gone'::regnamespace) || ' sequences'"
   installed=$(q -c "$objects")
-  [ "$installed" = "51 routines, 67 sequences" ] || fail "installed into gone: $installed"
+  [ "$installed" = "54 routines, 67 sequences" ] || fail "installed into gone: $installed"
   g -c "CREATE TABLE public.uses_gone (id uuid DEFAULT gone.locality_uuid())"
   if out=$(psql -X -q -d app -c "SET ROLE app_owner" -v locality_schema=gone -f "$UNINSTALL" 2>&1); then
     fail "uninstalled under a DEFAULT that uses it"
@@ -628,13 +631,14 @@ SQL
                                   || coalesce(obj_description(p.oid, 'pg_proc'), ''), E'\n' ORDER BY p.proname, p.oid::regprocedure::text))
                    || ' ' || count(*)
             FROM pg_proc p WHERE p.pronamespace = 'ids'::regnamespace
-              AND p.proname NOT IN ('locality_uuid_node_id', 'hot_guid_machine_name', 'hot_guid_machine_id', 'locality_uuid_variable_start')"
+              AND p.proname NOT IN ('locality_uuid_node_id', 'hot_guid_machine_name', 'hot_guid_machine_id', 'locality_uuid_variable_start',
+                                   'locality_uuid_node_home')"
   DB=ext expect "the extension's routines are the psql script's, word for word" "$routines" "$(q -c "$routines")"
   DB=ext expect "the extension, created by its owner: members, owner" \
     "SELECT (SELECT count(*) FROM pg_depend d WHERE d.refobjid = x.oid AND d.classid = 'pg_proc'::regclass) || ' routines, '
             || (SELECT count(*) FROM pg_depend d WHERE d.refobjid = x.oid AND d.classid = 'pg_class'::regclass) || ' sequences, '
             || cardinality(x.extconfig) || ' dumped, owner ' || pg_get_userbyid(x.extowner)
-     FROM pg_extension x WHERE x.extname = 'locality_uuid_sql'" "51 routines, 67 sequences, 67 dumped, owner app_owner"
+     FROM pg_extension x WHERE x.extname = 'locality_uuid_sql'" "54 routines, 67 sequences, 67 dumped, owner app_owner"
   out=$(e -c "SELECT ids.locality_uuid_set_node(77, 'ext-host')" 2>&1) || fail "set_node by the extension's owner: $out"
   got=$(e -c "SELECT public.locality_uuid_node(ids.locality_uuid()) || ' ' || public.locality_uuid_node(ids.locality_uuid(true))
                      || ' ' || public.hot_guid_machine(ids.hot_guid(3)) || ' ' || public.hot_guid_shard_key(ids.hot_guid(3))" 2>&1) || true
@@ -685,6 +689,24 @@ SQL
   [ "$(psql -X -At -d managed -c "SELECT count(*) FROM pg_extension WHERE extname = 'locality_uuid'")" = 0 ] ||
     fail "the C edition is in the examples' database"
   python3 "$ROOT/test/integration/lib/readme_blocks.py" compare "$WORK" || fail "README's SQL edition examples"
+
+  # A copy of that database (CREATE DATABASE ... TEMPLATE) warns once per
+  # session, at its first id, until it gets its own node value; the
+  # original does not.
+  psql -X -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE managed_copy TEMPLATE managed OWNER app_owner"
+  two_ids() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$1" -c "SET ROLE app_owner" -c "SELECT locality_uuid() IS NOT NULL" \
+                -c "SELECT hot_guid(1) IS NOT NULL" -c "SELECT locality_uuid(true) IS NOT NULL" 2>&1; }
+  out=$(two_ids managed_copy)
+  [ "$(grep -c '^WARNING:  locality_uuid: this database is a copy of the one its node value 17 was set in$' <<<"$out")" = 1 ] &&
+    grep -q '^DETAIL:  The node value was set in database [0-9]* of system [0-9]*; this is database [0-9]* of system [0-9]*. A copy makes' <<<"$out" ||
+    fail "a copy's first ids: $out"
+  echo "ok: a copy's session warns once, at its first id: $(grep -E '^(WARNING|HINT)' <<<"$out" | tr '\n' ' ')"
+  out=$(two_ids managed)
+  [ "$out" = "$(printf 't\nt\nt')" ] || fail "the original warned: $out"
+  psql -X -q -At -v ON_ERROR_STOP=1 -d managed_copy -c "SET ROLE app_owner" -c "SELECT locality_uuid_set_node(18, 'db-18')" >/dev/null
+  out=$(two_ids managed_copy)
+  [ "$out" = "$(printf 't\nt\nt')" ] || fail "the copy with its own node value warned: $out"
+  echo "ok: neither the original nor the copy with its own node value warns"
 }
 export -f run
 # The C edition, the oracle, counts per session on purpose (no warnings).

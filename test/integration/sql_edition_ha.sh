@@ -106,6 +106,8 @@ pgctl a stop -m immediate
 promote b
 side b b2
 no_shared_ids "failover" a1 b2
+said=$(q b -c "SELECT ids.locality_uuid() IS NOT NULL" 2>&1)
+check "the promoted standby is no copy to the edition (no WARNING): $said" '[ "$said" = t ]'
 
 # --- crash -----------------------------------------------------------------------
 echo; echo "== crash"
@@ -145,6 +147,12 @@ sed -i '/^restore_command\|^recovery_target/d' "$WORK/p/postgresql.conf"
    -p "$(free_port)" -P "$(free_port)" -s "$WORK" >"$WORK/upgrade.log" 2>&1) ||
   { tail -n 30 "$WORK/upgrade.log"; echo "FAIL: pg_upgrade"; exit 1; }
 pgctl u start
+said=$(q u -c "SELECT ids.locality_uuid() IS NOT NULL" 2>&1)
+check "pg_upgrade's new cluster warns, as the README says: $(head -n 1 <<<"$said")" \
+  'grep -q "^WARNING:  locality_uuid: this database is a copy" <<<"$said"'
+q u -c "SELECT ids.locality_uuid_set_node(ids.locality_uuid_node_id(), ids.hot_guid_machine_name())" >/dev/null
+said=$(q u -c "SELECT ids.locality_uuid() IS NOT NULL" 2>&1)
+check "the same node value set again: no WARNING" '[ "$said" = t ]'
 side u u6
 no_shared_ids "pg_upgrade" a1 b2 b3 b4 p5 u6
 
