@@ -368,18 +368,7 @@ SQL
   q a -c "SELECT pg_create_restore_point('locality_target')" >/dev/null
   { emit a variable $SHORT; emit a explicit $SHORT; emit a run $SHORT; emit a hot $SHORT; } |
     LC_ALL=C sort >"$WORK/ids/a-after-target"
-  segment=$(q a -c "SELECT pg_walfile_name(pg_switch_wal())")
-  for _ in $(seq 300); do [ -f "$WORK/archive/$segment" ] && break; sleep 0.2; done
-  pgctl a stop -m fast
-  cat >>"$WORK/p/postgresql.conf" <<CONF
-restore_command = 'cp $WORK/archive/%f %p'
-recovery_target_name = 'locality_target'
-recovery_target_action = 'promote'
-CONF
-  as_postgres touch "$WORK/p/recovery.signal"
-  pgctl p start
-  for _ in $(seq 300); do [ "$(q p -c "SELECT pg_is_in_recovery()")" = f ] && break; sleep 0.2; done
-  check "recovered to the restore point and promoted" '[ "$(q p -c "SELECT pg_is_in_recovery()")" = f ]'
+  recover_to a p locality_target
   side p p6 full
   no_shared_ids "point-in-time recovery" a5 p6
   echo "not covered: ids made after the restore point that the restored server repeats: $(shared_ids a-after-target p6)"
@@ -395,9 +384,7 @@ fi
 echo; echo "== pg_upgrade"
 pgctl "$upgrade_from" stop -m fast
 init_node u
-(cd "$WORK" && as_postgres "$BIN/pg_upgrade" -b "$BIN" -B "$BIN" -d "$WORK/$upgrade_from" -D "$WORK/u" \
-   -p "$(free_port)" -P "$(free_port)" -s "$WORK" >"$WORK/pg_upgrade.out" 2>&1) ||
-  { tail -n 30 "$WORK/pg_upgrade.out"; exit 1; }
+upgrade "$upgrade_from" u
 # pg_upgrade started the new cluster, preloading the library, without the
 # old file: it holds fresh random counters.
 fresh_explicit=$(sed -n 's/^explicit //p' "$WORK/u/locality_uuid.state")

@@ -122,18 +122,7 @@ base_backup b p
 side b b4
 q b -c "SELECT pg_create_restore_point('sql_edition_target')" >/dev/null
 emit b 1000 | LC_ALL=C sort >"$WORK/ids/b-after-target"
-segment=$(q b -c "SELECT pg_walfile_name(pg_switch_wal())")
-for _ in $(seq 300); do [ -f "$WORK/archive/$segment" ] && break; sleep 0.2; done
-pgctl b stop -m fast
-cat >>"$WORK/p/postgresql.conf" <<CONF
-restore_command = 'cp $WORK/archive/%f %p'
-recovery_target_name = 'sql_edition_target'
-recovery_target_action = 'promote'
-CONF
-as_postgres touch "$WORK/p/recovery.signal"
-pgctl p start
-for _ in $(seq 300); do [ "$(q p -c "SELECT pg_is_in_recovery()")" = f ] && break; sleep 0.2; done
-check "recovered to the restore point and promoted" '[ "$(q p -c "SELECT pg_is_in_recovery()")" = f ]'
+recover_to b p sql_edition_target
 side p p5
 no_shared_ids "point-in-time recovery" a1 b2 b3 b4 p5
 echo "not covered: ids made after the restore point that the restored server repeats: $(shared_ids b-after-target p5)"
@@ -142,10 +131,7 @@ echo "not covered: ids made after the restore point that the restored server rep
 echo; echo "== pg_upgrade"
 pgctl p stop -m fast
 init_node u
-sed -i '/^restore_command\|^recovery_target/d' "$WORK/p/postgresql.conf"
-(cd "$WORK" && as_postgres timeout 600 "$BIN/pg_upgrade" -b "$BIN" -B "$BIN" -d "$WORK/p" -D "$WORK/u" \
-   -p "$(free_port)" -P "$(free_port)" -s "$WORK" >"$WORK/upgrade.log" 2>&1) ||
-  { tail -n 30 "$WORK/upgrade.log"; echo "FAIL: pg_upgrade"; exit 1; }
+upgrade p u
 pgctl u start
 said=$(q u -c "SELECT ids.locality_uuid() IS NOT NULL" 2>&1)
 check "pg_upgrade's new cluster warns, as the README says: $(head -n 1 <<<"$said")" \

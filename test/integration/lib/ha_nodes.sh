@@ -53,3 +53,28 @@ promote() {
   return 1
 }
 
+# recover_to SOURCE NODE TARGET: NODE, a base backup of SOURCE, recovers
+# from the archive to SOURCE's restore point TARGET and is promoted there;
+# SOURCE's WAL up to now is archived first, and SOURCE is stopped.
+recover_to() {
+  local source=$1 node=$2 target=$3 segment
+  segment=$(q "$source" -c "SELECT pg_walfile_name(pg_switch_wal())")
+  for _ in $(seq 300); do [ -f "$WORK/archive/$segment" ] && break; sleep 0.2; done
+  pgctl "$source" stop -m fast
+  cat >>"$WORK/$node/postgresql.conf" <<CONF
+restore_command = 'cp $WORK/archive/%f %p'
+recovery_target_name = '$target'
+recovery_target_action = 'promote'
+CONF
+  as_postgres touch "$WORK/$node/recovery.signal"
+  pgctl "$node" start
+  for _ in $(seq 300); do [ "$(q "$node" -c "SELECT pg_is_in_recovery()")" = f ] && break; sleep 0.2; done
+  check "recovered to the restore point and promoted" '[ "$(q "$node" -c "SELECT pg_is_in_recovery()")" = f ]'
+}
+# upgrade FROM TO: pg_upgrade of the stopped cluster FROM into the new,
+# empty cluster TO (same major); its output in $WORK/pg_upgrade.out.
+upgrade() {
+  (cd "$WORK" && as_postgres timeout 600 "$BIN/pg_upgrade" -b "$BIN" -B "$BIN" -d "$WORK/$1" -D "$WORK/$2" \
+     -p "$(free_port)" -P "$(free_port)" -s "$WORK" >"$WORK/pg_upgrade.out" 2>&1) ||
+    { tail -n 30 "$WORK/pg_upgrade.out"; echo "FAIL: pg_upgrade"; exit 1; }
+}
