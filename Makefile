@@ -45,7 +45,7 @@ SHLIB_LINK = -lcrypto -lstdc++
 # The command-line tool (below); set before PGXS, whose clean rule tests
 # EXTRA_CLEAN when it is read.
 CLI = locality-uuid
-EXTRA_CLEAN = $(CLI) locality_uuid_sql.sql
+EXTRA_CLEAN = $(CLI) locality_uuid_sql.sql locality_uuid_sql_uninstall.sql locality_uuid_sql_pgtle.sql locality_uuid_sql_fill.sql locality_uuid_sql
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -151,19 +151,22 @@ $(SQL_EDITION_FILL): $(SOURCE_DIR)/locality_uuid--$(EXTVERSION).sql
 locality_uuid_sql.sql: $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/psql_script.sh $(SOURCE_DIR)/locality_uuid.control
 	sh $(SOURCE_DIR)/src/sql/psql_script.sh install $(EXTVERSION) $(SQL_EDITION_SOURCES) >$@.tmp
 	mv $@.tmp $@
-locality_uuid_sql_uninstall.sql: $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/psql_script.sh $(SOURCE_DIR)/locality_uuid.control
+locality_uuid_sql_uninstall.sql: $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/psql_script.sh $(SOURCE_DIR)/src/sql/signatures.sh $(SOURCE_DIR)/locality_uuid.control
 	sh $(SOURCE_DIR)/src/sql/psql_script.sh uninstall $(EXTVERSION) $(SQL_EDITION_SOURCES) >$@.tmp
 	mv $@.tmp $@
-$(SQL_EDITION_SCRIPT): $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/extension_script.sh $(SOURCE_DIR)/locality_uuid.control | $(SQL_EDITION_DIR)
+$(SQL_EDITION_SCRIPT): $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/extension_script.sh $(SOURCE_DIR)/src/sql/signatures.sh $(SOURCE_DIR)/locality_uuid.control | $(SQL_EDITION_DIR)
 	sh $(SOURCE_DIR)/src/sql/extension_script.sh $(EXTVERSION) $(SQL_EDITION_SOURCES) >$@.tmp
 	mv $@.tmp $@
 locality_uuid_sql_pgtle.sql: $(SQL_EDITION_SCRIPT) $(SOURCE_DIR)/src/sql/pgtle_script.sh
 	sh $(SOURCE_DIR)/src/sql/pgtle_script.sh $(EXTVERSION) '$(SQL_EDITION_COMMENT)' $< >$@.tmp
 	mv $@.tmp $@
-# Not relocatable: the functions name their schema. Trusted: a role with
-# CREATE on the database installs it, as it could run the psql script.
+# Not relocatable: the functions name their schema. Not trusted: its
+# objects would belong to the bootstrap superuser, SECURITY DEFINER ones
+# included, in a schema another role may control (extension_script.sh);
+# where no superuser is at hand, the psql script or pg_tle installs it as
+# the role itself.
 $(SQL_EDITION_DIR)/locality_uuid_sql.control: $(SOURCE_DIR)/locality_uuid.control | $(SQL_EDITION_DIR)
-	printf "comment = '%s'\ndefault_version = '%s'\nrelocatable = false\ntrusted = true\n" \
+	printf "comment = '%s'\ndefault_version = '%s'\nrelocatable = false\nsuperuser = true\n" \
 	  '$(SQL_EDITION_COMMENT)' '$(EXTVERSION)' >$@
 $(SQL_EDITION_DIR)/Makefile: $(SOURCE_DIR)/Makefile | $(SQL_EDITION_DIR)
 	printf '%s\n' '# The SQL edition as a data-only extension: make install (PG_CONFIG=...).' \

@@ -77,7 +77,11 @@ DECLARE
     system_id pg_catalog.text := '';
 BEGIN
     IF pg_catalog.has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE') THEN
-        SELECT s.system_identifier::pg_catalog.text INTO system_id FROM pg_catalog.pg_control_system() s;
+        BEGIN
+            SELECT s.system_identifier::pg_catalog.text INTO system_id FROM pg_catalog.pg_control_system() s;
+        EXCEPTION WHEN OTHERS THEN
+            system_id := '';  -- a service that refuses it: the database's oid alone
+        END;
     END IF;
     RETURN system_id || '/' || (SELECT d.oid::pg_catalog.text FROM pg_catalog.pg_database d
                                 WHERE d.datname = pg_catalog.current_database());
@@ -90,20 +94,28 @@ COMMENT ON FUNCTION locality_uuid_here() IS
 -- where its node value was set (locality_uuid_node_home(), written by
 -- locality_uuid_set_node), since a copy makes ids with its original's
 -- node value and counters. The system parts are compared only when both
--- are known.
+-- are known. Never an error: a check that fails says so in a WARNING, and
+-- the id is made.
 CREATE OR REPLACE FUNCTION locality_uuid_check_home() RETURNS pg_catalog.void
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
-    home pg_catalog.text[] := pg_catalog.string_to_array(@extschema@.locality_uuid_node_home(), '/');
-    here pg_catalog.text[] := pg_catalog.string_to_array(@extschema@.locality_uuid_here(), '/');
+    home pg_catalog.text[];
+    here pg_catalog.text[];
 BEGIN
-    IF home[2] IS DISTINCT FROM here[2] OR (home[1] <> '' AND here[1] <> '' AND home[1] <> here[1]) THEN
-        RAISE WARNING 'locality_uuid: this database is a copy of the one its node value % was set in',
-                      @extschema@.locality_uuid_node_id()
-            USING DETAIL = pg_catalog.format('The node value was set in database %s of system %s; this is database %s of system %s. A copy makes ids with the node value and counters of its original, which can repeat them.',
-                                             home[2], NULLIF(home[1], ''), here[2], NULLIF(here[1], '')),
-                  HINT = 'Give this database its own node value with locality_uuid_set_node(node_id, machine_name); after pg_upgrade, or to keep the value, set the same value again.';
-    END IF;
+    BEGIN
+        home := pg_catalog.string_to_array(@extschema@.locality_uuid_node_home(), '/');
+        here := pg_catalog.string_to_array(@extschema@.locality_uuid_here(), '/');
+        IF home[2] IS DISTINCT FROM here[2] OR (home[1] <> '' AND here[1] <> '' AND home[1] <> here[1]) THEN
+            RAISE WARNING 'locality_uuid: this database is a copy of the one its node value % was set in',
+                          @extschema@.locality_uuid_node_id()
+                USING DETAIL = pg_catalog.format('The node value was set in database %s of system %s; this is database %s of system %s. A copy makes ids with the node value and counters of its original, which can repeat them.',
+                                                 home[2], coalesce(NULLIF(home[1], ''), 'unknown'),
+                                                 here[2], coalesce(NULLIF(here[1], ''), 'unknown')),
+                      HINT = 'Give this database its own node value with locality_uuid_set_node(node_id, machine_name); after pg_upgrade, or to keep the value, set the same value again.';
+        END IF;
+    EXCEPTION WHEN OTHERS THEN
+        RAISE WARNING 'locality_uuid: could not tell whether this database is a copy: %', SQLERRM;
+    END;
     PERFORM pg_catalog.set_config('locality_uuid_sql.home_checked', 'on', false);
 END
 $$;

@@ -9,9 +9,12 @@
 # finds; objects are created there (search_path is that schema alone for
 # the transaction). Everything is CREATE OR REPLACE in one transaction: running a
 # newer script over an older install upgrades it. The uninstall drops, in
-# one transaction and without CASCADE, every function, procedure and
-# sequence of the sources' names in that schema: a column DEFAULT or a view
-# that still uses one stops it, and nothing is dropped.
+# one transaction and without CASCADE, exactly the routines the sources
+# create (signatures.sh: name and argument types, so a function of the
+# same name with other arguments stays) and the edition's sequences in that
+# schema: a column DEFAULT or a view that still uses one stops it, and
+# nothing is dropped. Neither runs in a schema of the C edition or of the
+# extension locality_uuid_sql (CREATE and DROP EXTENSION manage that one).
 # Usage: psql_script.sh install|uninstall VERSION SOURCE...
 set -eu
 mode=$1
@@ -36,12 +39,14 @@ SELECT :'locality_schema' ~ '^[a-z_][a-z0-9_]*\$' AND :'locality_schema' !~ '^pg
 \\echo locality_uuid: the schema name :locality_schema is not lower-case letters, digits and _, or starts with pg_
 DO \$\$ BEGIN RAISE EXCEPTION 'locality_uuid: the schema name must be lower-case letters, digits and _'; END \$\$;
 \\endif
--- Never the C edition's functions (same names).
-SELECT EXISTS (SELECT FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
-               WHERE e.extname = 'locality_uuid' AND n.nspname = :'locality_schema') AS locality_c_here \\gset
-\\if :locality_c_here
-\\echo locality_uuid: the C edition (extension locality_uuid) is installed in schema :locality_schema
-DO \$\$ BEGIN RAISE EXCEPTION 'locality_uuid: the SQL edition goes to a schema without the C edition'; END \$\$;
+-- Never the C edition's functions (same names), nor the extension's.
+SELECT coalesce((SELECT e.extname FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+                  WHERE e.extname IN ('locality_uuid', 'locality_uuid_sql') AND n.nspname = :'locality_schema'
+                  ORDER BY e.extname LIMIT 1), '') AS locality_extension \\gset
+SELECT :'locality_extension' <> '' AS locality_extension_here \\gset
+\\if :locality_extension_here
+\\echo locality_uuid: the extension :locality_extension is installed in schema :locality_schema
+DO \$\$ BEGIN RAISE EXCEPTION 'locality_uuid: the psql scripts leave the schema of the extension locality_uuid or locality_uuid_sql alone'; END \$\$;
 \\endif
 BEGIN;
 HEAD
@@ -63,17 +68,15 @@ $locality_uuid_sql$, '@extschema@', pg_catalog.quote_ident(:'locality_schema')) 
 EOF2
   ;;
 uninstall)
-  # The names the sources create (CREATE OR REPLACE, or CREATE through
-  # EXECUTE with the schema named), as an array literal.
-  routines=$(sed -n 's/.*\(FUNCTION\|PROCEDURE\) \(@extschema@\.\)\{0,1\}\([a-z_0-9]*\)(.*/\3/p' "$@" | sort -u | tr '\n' ',' | sed 's/,$//')
-  [ -n "$routines" ] || { echo "no routines found in $*" >&2; exit 1; }
+  # The routines the sources create, as an array literal of signatures.
+  routines=$(sh "$(dirname "$0")/signatures.sh" "$@" | sed 's/.*/"&"/' | tr '\n' ',' | sed 's/,$//')
   cat <<EOF2
 SET LOCAL search_path = pg_catalog, pg_temp;
-SELECT pg_catalog.format('DROP ROUTINE %s', p.oid::pg_catalog.regprocedure)
-FROM pg_catalog.pg_proc p
-WHERE p.pronamespace = pg_catalog.quote_ident(:'locality_schema')::pg_catalog.regnamespace
-  AND p.proname = ANY ('{$routines}'::pg_catalog.name[])
-ORDER BY p.proname, p.oid \\gexec
+SELECT pg_catalog.format('DROP ROUTINE %s', p::pg_catalog.regprocedure)
+FROM pg_catalog.unnest('{$routines}'::pg_catalog.text[]) AS s(signature),
+     pg_catalog.to_regprocedure(pg_catalog.quote_ident(:'locality_schema') || '.' || s.signature) AS p
+WHERE p IS NOT NULL
+ORDER BY 1 \\gexec
 SELECT pg_catalog.format('DROP SEQUENCE %s', c.oid::pg_catalog.regclass)
 FROM pg_catalog.pg_class c
 WHERE c.relnamespace = pg_catalog.quote_ident(:'locality_schema')::pg_catalog.regnamespace AND c.relkind = 'S'

@@ -52,9 +52,10 @@ grep -q "/usr/lib/postgresql/$PG_MAJOR/lib/locality_uuid.so" <<<"$module_files" 
 grep -q "/usr/share/postgresql/$PG_MAJOR/extension/$newest_update" <<<"$module_files" ||
   { echo "FAIL: no update script $newest_update"; exit 1; }
 # The README's pages (doc/*.md) beside it, in both packages.
-for page in README.md doc/operations.md doc/guarantees.md doc/backfills.md doc/development.md; do
-  grep -Eq "/usr/share/doc/$module_deb/$page(\.gz)?$" <<<"$module_files" || { echo "FAIL: no $page in $module"; exit 1; }
-  grep -Eq "/usr/share/doc/locality-uuid/$page(\.gz)?$" <<<"$cli_files" || { echo "FAIL: no $page in $cli"; exit 1; }
+# Uncompressed, so that their links to each other work.
+for page in README.md BENCHMARKS.md doc/operations.md doc/guarantees.md doc/backfills.md doc/development.md; do
+  grep -q "/usr/share/doc/$module_deb/$page$" <<<"$module_files" || { echo "FAIL: no $page in $module"; exit 1; }
+  grep -q "/usr/share/doc/locality-uuid/$page$" <<<"$cli_files" || { echo "FAIL: no $page in $cli"; exit 1; }
 done
 if grep -q "usr/bin/" <<<"$module_files"; then echo "FAIL: the module package ships a program"; exit 1; fi
 grep -q "./usr/bin/locality-uuid$" <<<"$cli_files" || { echo "FAIL: no CLI in $cli"; exit 1; }

@@ -65,6 +65,7 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
+build_shim clock_shim "$WORK"
 
 # --- servers --------------------------------------------------------------------
 set_clock "$WORK/clock" "$FROZEN_MS"

@@ -27,13 +27,17 @@
 #               word, and fills a table with this edition's ids in batches
 #   uninstall   the uninstall script is stopped by a DEFAULT that uses the
 #               edition (nothing dropped), then drops every routine and
-#               sequence; it never touches the C edition's schema
+#               sequence of the edition but a function of the same name
+#               with other arguments; it never touches the C edition's
+#               schema
 #   extension   the data-only extension (make -C locality_uuid_sql install)
-#               created by a database owner who is not superuser (trusted):
-#               the psql script's routines word for word, the owner can set
-#               the node value and make ids, pg_dump and a restore keep the
-#               counters, DROP EXTENSION leaves nothing, never beside the C
-#               edition; the pg_tle script hands pg_tle exactly that script
+#               created by a superuser in a schema only superusers control
+#               (refused in one another role owns, one with a planted
+#               routine of the edition's names, the C edition's): the psql
+#               script's routines word for word, a role with the README's
+#               grants makes ids, pg_dump and a restore keep the counters,
+#               DROP EXTENSION leaves nothing; the pg_tle script hands
+#               pg_tle exactly that script
 #   copies      a CREATE DATABASE ... TEMPLATE copy warns once per
 #               session at its first id, until it gets its own node value;
 #               the original never
@@ -43,13 +47,13 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 make -s -C "$ROOT" PG_CONFIG="$PG_CONFIG" sql-edition
-# The data-only extension, as from PGXN (its own PGXS Makefile); removed
-# again at the end.
-make -s -C "$ROOT/locality_uuid_sql" PG_CONFIG="$PG_CONFIG" install >/dev/null
 export SCRIPT="$ROOT/locality_uuid_sql.sql" ROUNDS=${SQL_EDITION_ROUNDS:-20000}
 export WORK
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"; make -s -C "$ROOT/locality_uuid_sql" PG_CONFIG="$PG_CONFIG" uninstall >/dev/null' EXIT
+# The data-only extension, as from PGXN (its own PGXS Makefile); removed
+# again at the end (and what a killed run left is replaced here).
+make -s -C "$ROOT/locality_uuid_sql" PG_CONFIG="$PG_CONFIG" install >/dev/null
 python3 "$ROOT/test/integration/lib/readme_blocks.py" extract pgsql "$WORK" "$ROOT/README.md"
 
 run() {
@@ -604,11 +608,17 @@ SQL
   if out=$(psql -X -q -d app -c "SET ROLE app_owner" -v locality_schema=gone -f "$UNINSTALL" 2>&1); then
     fail "uninstalled under a DEFAULT that uses it"
   fi
+  grep -q '^psql:.*ERROR:  cannot drop function gone.locality_uuid() because other objects depend on it$' <<<"$out" ||
+    fail "the uninstall under a DEFAULT: $out"
   echo "ok: a DEFAULT stops the uninstall: $(echo "$out" | grep -o 'ERROR: .*')"
   expect "nothing dropped by the stopped uninstall" "$objects" "$installed"
   g -c "DROP TABLE public.uses_gone"
+  # A function of the same name with other arguments is not the edition's.
+  g -c "CREATE FUNCTION gone.locality_uuid(n int) RETURNS int LANGUAGE sql AS 'SELECT n'"
   psql -X -q -d app -c "SET ROLE app_owner" -v locality_schema=gone -f "$UNINSTALL" >/dev/null
-  expect "the uninstall drops every routine and sequence" "$objects" "0 routines, 0 sequences"
+  expect "the uninstall drops every routine and sequence of the edition, no other" \
+    "$objects || ': ' || (SELECT string_agg(oid::regprocedure::text, ',') FROM pg_proc WHERE pronamespace = 'gone'::regnamespace)" \
+    "1 routines, 0 sequences: gone.locality_uuid(integer)"
   c_members="SELECT count(*) FROM pg_depend WHERE refobjid = (SELECT oid FROM pg_extension WHERE extname = 'locality_uuid')"
   members=$(q -c "$c_members")
   if out=$(psql -X -q -d app -v locality_schema=public -f "$UNINSTALL" 2>&1); then
@@ -618,14 +628,27 @@ SQL
   expect "the C edition keeps its $members objects" "$c_members" "$members"
 
   # The data-only extension (make -C locality_uuid_sql install, as from
-  # PGXN), created by the database's owner (trusted): the same routines as
-  # the psql script's, word for word (only the random constants differ);
-  # set_node works for that role; pg_dump and a restore keep the counters;
-  # never beside the C edition.
+  # PGXN), created by a superuser in a schema only superusers control: the
+  # same routines as the psql script's, word for word (only the random
+  # constants differ); a role with the README's grants makes ids; pg_dump
+  # and a restore keep the counters. Refused: a schema another role owns,
+  # one that already holds a routine of the edition's names (planted), the
+  # C edition's.
   psql -X -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE ext OWNER app_owner"
   e() { psql -X -q -At -v ON_ERROR_STOP=1 -d ext -c "SET ROLE app_owner" "$@"; }
-  psql -X -q -d ext -v ON_ERROR_STOP=1 -c "CREATE EXTENSION locality_uuid"
-  e -c "CREATE SCHEMA ids" -c "CREATE EXTENSION locality_uuid_sql SCHEMA ids"
+  psql -X -q -d ext -v ON_ERROR_STOP=1 -c "CREATE EXTENSION locality_uuid" -c "CREATE SCHEMA planted" \
+    -c "CREATE FUNCTION planted.locality_uuid_variable_start() RETURNS int8 LANGUAGE sql AS 'SELECT 0'"
+  e -c "CREATE SCHEMA mine"
+  for bad in mine planted public; do
+    if out=$(psql -X -q -d ext -v ON_ERROR_STOP=1 -c "CREATE EXTENSION locality_uuid_sql SCHEMA $bad" 2>&1); then
+      fail "the extension went into schema $bad"
+    fi
+    echo "ok: no extension in schema $bad: $(echo "$out" | grep -o 'ERROR: .*')"
+  done
+  [ "$(psql -X -At -d ext -c "SELECT count(*) FROM pg_extension WHERE extname = 'locality_uuid_sql'")" = 0 ] ||
+    fail "a refused extension is there"
+  psql -X -q -d ext -v ON_ERROR_STOP=1 -c "CREATE SCHEMA ids" -c "CREATE EXTENSION locality_uuid_sql SCHEMA ids" \
+    -c "GRANT USAGE ON SCHEMA ids TO app_owner" -c "GRANT USAGE ON ALL SEQUENCES IN SCHEMA ids TO app_owner"
   routines="SELECT md5(string_agg(p.proname || '(' || pg_get_function_arguments(p.oid) || ') ' || p.prosrc || ' '
                                   || p.prosecdef || coalesce(array_to_string(p.proconfig, ','), '')
                                   || coalesce(obj_description(p.oid, 'pg_proc'), ''), E'\n' ORDER BY p.proname, p.oid::regprocedure::text))
@@ -634,18 +657,19 @@ SQL
               AND p.proname NOT IN ('locality_uuid_node_id', 'hot_guid_machine_name', 'hot_guid_machine_id', 'locality_uuid_variable_start',
                                    'locality_uuid_node_home')"
   DB=ext expect "the extension's routines are the psql script's, word for word" "$routines" "$(q -c "$routines")"
-  DB=ext expect "the extension, created by its owner: members, owner" \
+  DB=ext expect "the extension: members, config sequences, owner a superuser" \
     "SELECT (SELECT count(*) FROM pg_depend d WHERE d.refobjid = x.oid AND d.classid = 'pg_proc'::regclass) || ' routines, '
             || (SELECT count(*) FROM pg_depend d WHERE d.refobjid = x.oid AND d.classid = 'pg_class'::regclass) || ' sequences, '
-            || cardinality(x.extconfig) || ' dumped, owner ' || pg_get_userbyid(x.extowner)
-     FROM pg_extension x WHERE x.extname = 'locality_uuid_sql'" "54 routines, 67 sequences, 67 dumped, owner app_owner"
-  out=$(e -c "SELECT ids.locality_uuid_set_node(77, 'ext-host')" 2>&1) || fail "set_node by the extension's owner: $out"
+            || cardinality(x.extconfig) || ' dumped, owner superuser: ' || (SELECT rolsuper FROM pg_roles WHERE oid = x.extowner)
+     FROM pg_extension x WHERE x.extname = 'locality_uuid_sql'" "54 routines, 67 sequences, 67 dumped, owner superuser: true"
+  out=$(psql -X -q -At -v ON_ERROR_STOP=1 -d ext -c "SELECT ids.locality_uuid_set_node(77, 'ext-host')" 2>&1) ||
+    fail "set_node by a superuser: $out"
   got=$(e -c "SELECT public.locality_uuid_node(ids.locality_uuid()) || ' ' || public.locality_uuid_node(ids.locality_uuid(true))
                      || ' ' || public.hot_guid_machine(ids.hot_guid(3)) || ' ' || public.hot_guid_shard_key(ids.hot_guid(3))" 2>&1) || true
   [ "$got" = "77 77 $(printf 'ext-host' | md5sum | cut -c1-6) 3" ] || fail "the extension's ids after set_node: $got"
-  echo "ok: the extension's owner sets the node value; the C edition decodes its ids: $got"
+  echo "ok: a role with the README's grants makes the extension's ids; the C edition decodes them: $got"
   out=$(e -c "SELECT ids.locality_uuid(false), ids.locality_uuid(true), ids.locality_uuid_at(now(), true), ids.hot_guid(1)
-              FROM generate_series(1, 700)" 2>&1) || fail "ids by the extension's owner: $out"
+              FROM generate_series(1, 700)" 2>&1) || fail "ids by a role with the README's grants: $out"
   counters="SELECT string_agg(sequencename || '=' || coalesce(last_value::text, '-'), ' ' ORDER BY sequencename)
             FROM pg_sequences WHERE schemaname = 'ids'"
   before=$(e -c "$counters")
@@ -655,15 +679,10 @@ SQL
   after=$(psql -X -q -At -v ON_ERROR_STOP=1 -d ext_restored -c "$counters")
   [ "$after" = "$before" ] || fail "pg_dump and a restore lost counters: $after, wanted $before"
   echo "ok: pg_dump and a restore keep the extension's 67 counters: $(echo "$after" | cut -c1-120)..."
-  e -c "DROP EXTENSION locality_uuid_sql"
+  psql -X -q -d ext -v ON_ERROR_STOP=1 -c "DROP EXTENSION locality_uuid_sql"
   DB=ext expect "DROP EXTENSION locality_uuid_sql leaves nothing in ids" \
     "SELECT (SELECT count(*) FROM pg_proc WHERE pronamespace = 'ids'::regnamespace)
             + (SELECT count(*) FROM pg_class WHERE relnamespace = 'ids'::regnamespace)" "0"
-
-  if out=$(psql -X -q -d ext -v ON_ERROR_STOP=1 -c "CREATE EXTENSION locality_uuid_sql SCHEMA public" 2>&1); then
-    fail "the extension went beside the C edition"
-  fi
-  echo "ok: never beside the C edition: $(echo "$out" | grep -o 'ERROR: .*')"
 
   # pg_tle: the script hands pgtle.install_extension exactly the tested
   # extension script (without the \echo guard a file needs). A stand-in

@@ -37,6 +37,7 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
+build_shim clock_shim "$WORK"
 make -s -C "$ROOT" PG_CONFIG="$PG_CONFIG" sql-edition
 set_clock "$WORK/clock" "$FROZEN_MS"
 chown -R postgres "$WORK"

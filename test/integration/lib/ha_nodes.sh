@@ -2,7 +2,8 @@
 # them (ha.sh, sql_edition_ha.sh): servers started with their
 # CLOCK_REALTIME held by clock_shim.c, queried, base-backed-up, waited for
 # and promoted by name. Source it after lib/servers.sh, with WORK set (a
-# directory postgres can write); it builds the shim there.
+# directory postgres can write), and build the shim there (build_shim
+# clock_shim "$WORK") once the suite's EXIT trap is set.
 failures=0
 declare -A PORT
 declare -A CLOCK_OF  # a node's own clock file, if not the shared $WORK/clock
@@ -19,7 +20,6 @@ q() {  # q NODE PSQL-ARGS...
 }
 conninfo() { echo "host=$WORK port=${PORT[$1]} user=postgres dbname=postgres"; }
 
-build_shim clock_shim "$WORK"
 set_clock() {  # set_clock FILE UNIX-MS: hold the clock of the servers reading FILE there
   python3 -c "import struct,sys; open(sys.argv[1], 'wb').write(struct.pack('<qq', 0, int(sys.argv[2])))" "$1" "$2"
   chown postgres "$1"
