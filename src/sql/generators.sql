@@ -212,9 +212,7 @@ BEGIN
             USING ERRCODE = '55000',
                   DETAIL = pg_catalog.format('A sequential id for %s would restart a run that is no longer known, and could repeat ids.',
                                              pg_catalog.date_trunc('milliseconds', ts)),
-                  -- The C edition's HINT names its release function, which
-                  -- this edition does not have (yet).
-                  HINT = 'Sequential ids resume when the clock catches up (10 hours 40 minutes from the newest run); variable-mode ids still work. Check the system clock first.';
+                  HINT = 'Sequential ids resume when the clock catches up (10 hours 40 minutes from the newest run); variable-mode ids still work. Check the system clock first: only if it is right now, and the newest run was made while it was wrongly ahead, locality_uuid_release_future_windows() releases that run.';
     END IF;
     IF what = 'Hot Guid' THEN
         RAISE EXCEPTION 'timestamp % is out of range for a Hot Guid', pg_catalog.date_trunc('second', ts)
@@ -360,6 +358,66 @@ END
 $$;
 COMMENT ON FUNCTION locality_uuid_run_place(pg_catalog.timestamptz, pg_catalog.int8, pg_catalog.int8) IS
     'SQL edition: the place in window w''s sequential run for a draw v that is not one (takeover, or 55000 / 54000)';
+
+-- Monitoring, as the C edition's: the run of the clock's current window,
+-- ids drawn of its 2^31 (place 0 is the taker's; a closed run counts as
+-- full). pg_sequence_last_value needs only USAGE on the sequence.
+CREATE OR REPLACE FUNCTION locality_uuid_window_usage(
+        OUT window_start pg_catalog.timestamptz, OUT window_end pg_catalog.timestamptz,
+        OUT ids_drawn pg_catalog.int8, OUT ids_left pg_catalog.int8)
+    RETURNS pg_catalog.record
+    LANGUAGE sql VOLATILE STRICT PARALLEL SAFE AS $$
+SELECT @extschema@.locality_uuid_from_unix_micros(w * 600000000),
+       @extschema@.locality_uuid_from_unix_micros((w + 1) * 600000000),
+       drawn, 2147483648 - drawn
+FROM (SELECT w, CASE WHEN v >> 32 = w + 1 THEN LEAST((v & 4294967295) + 1, 2147483648) ELSE 0 END AS drawn
+      FROM (SELECT w, coalesce(pg_catalog.pg_sequence_last_value((@extschema@.locality_uuid_runs())[pg_catalog.mod(w, 64)::pg_catalog.int4 + 1]), 0) AS v
+            FROM (SELECT @extschema@.locality_uuid_unix_micros(pg_catalog.clock_timestamp()) / 600000000 AS w) clock) slot) usage
+$$;
+COMMENT ON FUNCTION locality_uuid_window_usage() IS
+    'The server-wide sequential run of the current 10-minute window: ids drawn and ids left of its 2^31';
+
+-- After a forward clock glitch (README): a slot that holds a window 64 or
+-- more ahead of the clock refuses the windows that map to it (55000) until
+-- real time reaches the glitch. The release gives each such slot back to
+-- the clock, closed for the newest real window that maps to it (its count
+-- was lost when the glitch took the slot over: restarting it could repeat
+-- its ids; 54000 until the next window), and returns the released windows,
+-- also written to the server log. A slot ahead by less than 64 windows is
+-- kept: the clock reaches its window before it needs the slot. Under each
+-- slot's advisory lock (the takeover's), to the end of the transaction.
+-- SECURITY DEFINER, so that EXECUTE, which only the owner has until it
+-- grants it, is all a caller needs.
+CREATE OR REPLACE FUNCTION locality_uuid_release_future_windows(
+        OUT window_start pg_catalog.timestamptz, OUT window_end pg_catalog.timestamptz)
+    RETURNS SETOF pg_catalog.record
+    LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp SET lock_timeout = '10s' AS $$
+DECLARE
+    now_w pg_catalog.int8 := @extschema@.locality_uuid_unix_micros(pg_catalog.clock_timestamp()) / 600000000;
+    run pg_catalog.regclass;
+    held pg_catalog.int8;
+    closed pg_catalog.int8;
+BEGIN
+    FOR slot IN 0..63 LOOP
+        run := (@extschema@.locality_uuid_runs())[slot + 1];
+        PERFORM pg_catalog.pg_advisory_xact_lock(1280664916, run::pg_catalog.oid::pg_catalog.int4);
+        held := (coalesce(pg_catalog.pg_sequence_last_value(run), 0) >> 32) - 1;
+        IF held >= now_w + 64 THEN
+            closed := now_w - pg_catalog.mod(now_w - slot, 64);
+            PERFORM pg_catalog.setval(run, ((closed + 1) << 32) + 2147483648, true);
+            window_start := @extschema@.locality_uuid_from_unix_micros(held * 600000000);
+            window_end := @extschema@.locality_uuid_from_unix_micros((held + 1) * 600000000);
+            RAISE LOG 'locality_uuid: released the sequential run of the window from % to % (a forward clock glitch); the window from % is closed',
+                window_start, window_end, @extschema@.locality_uuid_from_unix_micros(closed * 600000000);
+            RETURN NEXT;
+        END IF;
+    END LOOP;
+END
+$$;
+COMMENT ON FUNCTION locality_uuid_release_future_windows() IS
+    'Releases the sequential runs of windows 64 or more ahead of the clock (after a forward clock glitch) and returns them';
+REVOKE EXECUTE ON FUNCTION locality_uuid_release_future_windows() FROM PUBLIC;
 
 -- The C edition's names and signatures: one PL/pgSQL call per id, the
 -- clock read once.

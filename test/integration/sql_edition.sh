@@ -94,7 +94,7 @@ run() {
             || ' in here, owners: ' || string_agg(DISTINCT pg_get_userbyid(p.proowner), ',')
             || ', superuser: ' || (SELECT rolsuper FROM pg_roles WHERE rolname = 'app_owner')
      FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname IN ('ids', 'here')" \
-    "54 in ids, 54 in here, owners: app_owner, superuser: false"
+    "56 in ids, 56 in here, owners: app_owner, superuser: false"
 
   # Every shared function: same arguments (names, defaults), result,
   # volatility and comment. The edition's own helpers say 'SQL edition:'.
@@ -106,7 +106,7 @@ run() {
           c AS ($shared WHERE n.nspname = 'public')
      SELECT (SELECT count(*) FROM s) || ' shared; unlike the C edition: '
             || coalesce((SELECT string_agg(proname, ',') FROM (SELECT * FROM s EXCEPT SELECT * FROM c) d), 'none')" \
-    "33 shared; unlike the C edition: none"
+    "35 shared; unlike the C edition: none"
 
   # Known answers: the original Java library's id and sequential id, its
   # window bases (test/unit/window_base_test.cpp), RFC 4122's own example
@@ -407,19 +407,33 @@ SQL
   now_w="floor(extract(epoch FROM clock_timestamp()) / 600)::int8"
   # The next sequential id's error: SQLSTATE, message, DETAIL.
   outcome_of() {
-    g -c "DO \$\$ DECLARE st text; m text; d text; BEGIN
+    g -c "DO \$\$ DECLARE st text; m text; d text; h text; BEGIN
             PERFORM ids.locality_uuid(true);
             RAISE NOTICE 'no error';
           EXCEPTION WHEN OTHERS THEN
-            GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, m = MESSAGE_TEXT, d = PG_EXCEPTION_DETAIL;
-            RAISE NOTICE '% % | %', st, m, d;
+            GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, m = MESSAGE_TEXT, d = PG_EXCEPTION_DETAIL, h = PG_EXCEPTION_HINT;
+            RAISE NOTICE '% % | % | %', st, m, d, h;
           END \$\$" 2>&1 | sed -n 's/^NOTICE:  //p'
   }
-  g -c "SELECT setval(r, ($now_w + 65) << 32) FROM unnest(ids.locality_uuid_runs()) r" >/dev/null
+  g -c "SELECT setval(r, ($now_w + 101) << 32) FROM unnest(ids.locality_uuid_runs()) r" >/dev/null
   got=$(outcome_of)
-  [[ "$got" =~ ^55000\ the\ clock\ is\ 64\ or\ more\ sequential\ windows\ behind\ the\ newest\ run\ \|\ A\ sequential\ id\ for\ 2[0-9]{3}-[0-9-]+\ [0-9:.]+\+00\ would\ restart ]] ||
+  [[ "$got" =~ ^55000\ the\ clock\ is\ 64\ or\ more\ sequential\ windows\ behind\ the\ newest\ run\ \|\ A\ sequential\ id\ for\ 2[0-9]{3}-[0-9-]+\ [0-9:.]+\+00\ would\ restart ]] &&
+    [[ "$got" == *"| Sequential ids resume when the clock catches up"*"locality_uuid_release_future_windows() releases that run." ]] ||
     fail "55000: $got"
-  echo "ok: a slot holding a window 64 ahead: $got"
+  echo "ok: a slot holding a window 100 ahead: $got"
+  # The release, as the functions' owner: every slot (each holds a window
+  # 100 ahead) is given back, closed for the newest real window of its own
+  # (54000 there until the next window); a slot 63 windows ahead is kept.
+  expect "locality_uuid_release_future_windows() releases 64 runs, one window" \
+    "SELECT count(*) || ' ' || count(DISTINCT window_start) || ' ' || (min(window_end) - min(window_start))
+            || ' ' || (min(window_start) = ids.locality_uuid_from_unix_micros(($now_w + 100) * 600000000))
+     FROM ids.locality_uuid_release_future_windows()" "64 1 00:10:00 true"
+  expect "each slot closed for its newest window the clock reached" \
+    "SELECT count(*) FILTER (WHERE (v & 4294967295) = 2147483648 AND w <= $now_w AND w > $now_w - 64 AND mod(w, 64) = slot - 1)
+     FROM (SELECT slot, v, (v >> 32) - 1 AS w
+           FROM unnest(ids.locality_uuid_runs()) WITH ORDINALITY AS r(run, slot), LATERAL pg_sequence_last_value(run) AS v) s" "64"
+  g -c "SELECT setval((ids.locality_uuid_runs())[mod($now_w + 63, 64)::int + 1], ($now_w + 64) << 32)" >/dev/null
+  expect "a slot 63 windows ahead is kept" "SELECT count(*) FROM ids.locality_uuid_release_future_windows()" "0"
   g -c "SELECT setval(r, ((w + 1) << 32) + 2147483648, true)
         FROM (SELECT $now_w + k AS w FROM generate_series(0, 1) k) n,
              LATERAL (SELECT (ids.locality_uuid_runs())[mod(w, 64)::int + 1] AS r) s" >/dev/null
@@ -427,6 +441,19 @@ SQL
   [[ "$got" == "54000 cannot make more than 2147483648 sequential ids in one 10-minute window | The window's run has no place left"* ]] ||
     fail "54000: $got"
   echo "ok: a full run: $got"
+  g -c "SELECT setval(r, (($now_w - 70) << 32) + 12345) FROM unnest(ids.locality_uuid_runs()) r" >/dev/null
+  # locality_uuid_window_usage(): what the current window's run drew, as
+  # many as the ids of that window just made (its run was taken over by
+  # the first of them; a window that starts meanwhile counts its own). The
+  # usage is read after the ids (a lateral reference to their count).
+  expect "locality_uuid_window_usage() counts the window's ids" \
+    "WITH made AS MATERIALIZED (SELECT ids.locality_uuid(true) AS id FROM generate_series(1, 7)),
+          u AS MATERIALIZED (SELECT w.* FROM (SELECT count(*) AS n FROM made) m,
+                                LATERAL (SELECT * FROM ids.locality_uuid_window_usage() WHERE m.n > 0) w)
+     SELECT (SELECT count(*) FROM made, u WHERE public.locality_uuid_timestamp(made.id) >= u.window_start
+                                             AND public.locality_uuid_timestamp(made.id) < u.window_end) = u.ids_drawn
+            AND u.ids_left = 2147483648 - u.ids_drawn AND u.ids_drawn > 0 AND u.window_end - u.window_start = interval '10 min'
+     FROM u" "t"
   g -c "SELECT setval(r, (($now_w - 70) << 32) + 12345) FROM unnest(ids.locality_uuid_runs()) r" >/dev/null
   expect "a run taken over from an older window starts at the base + 1" \
     "SELECT public.locality_uuid_counter(id, true)
@@ -503,12 +530,16 @@ PGB
   # the future through the takeover, or change the node value.
   for call in "SELECT setval('ids.locality_uuid_run_00', 1)" "SELECT setval('ids.locality_uuid_at_seq', 1)" \
               "SELECT ids.locality_uuid_run_place(now(), floor(extract(epoch FROM now()) / 600)::int8 + 5, 0)" \
-              "SELECT ids.locality_uuid_set_node(1, 'x')"; do
+              "SELECT ids.locality_uuid_set_node(1, 'x')" "SELECT * FROM ids.locality_uuid_release_future_windows()"; do
     if out=$(psql -X -q -At -d app -v ON_ERROR_STOP=1 -c "SET ROLE app_user" -c "$call" 2>&1); then
       fail "app_user could: $call"
     fi
     echo "ok: app_user cannot $call: $(echo "$out" | grep -o 'ERROR: .*')"
   done
+  out=$(psql -X -q -At -d app -v ON_ERROR_STOP=1 -c "SET ROLE app_user" \
+          -c "SELECT ids_left + ids_drawn FROM ids.locality_uuid_window_usage()" 2>&1) || fail "app_user's window usage: $out"
+  [ "$out" = 2147483648 ] || fail "app_user's window usage: $out"
+  echo "ok: app_user reads the window's usage: ids_left + ids_drawn = $out"
 
   # An immediate stop (a crash): the sequences, WAL-logged, continue past
   # every value handed out before it. A fresh install, so the ids before
@@ -603,7 +634,7 @@ SQL
   objects="SELECT (SELECT count(*) FROM pg_proc WHERE pronamespace = 'gone'::regnamespace) || ' routines, '
                   || (SELECT count(*) FROM pg_class WHERE relnamespace = 'gone'::regnamespace) || ' sequences'"
   installed=$(q -c "$objects")
-  [ "$installed" = "54 routines, 67 sequences" ] || fail "installed into gone: $installed"
+  [ "$installed" = "56 routines, 67 sequences" ] || fail "installed into gone: $installed"
   g -c "CREATE TABLE public.uses_gone (id uuid DEFAULT gone.locality_uuid())"
   if out=$(psql -X -q -d app -c "SET ROLE app_owner" -v locality_schema=gone -f "$UNINSTALL" 2>&1); then
     fail "uninstalled under a DEFAULT that uses it"
@@ -661,7 +692,7 @@ SQL
     "SELECT (SELECT count(*) FROM pg_depend d WHERE d.refobjid = x.oid AND d.classid = 'pg_proc'::regclass) || ' routines, '
             || (SELECT count(*) FROM pg_depend d WHERE d.refobjid = x.oid AND d.classid = 'pg_class'::regclass) || ' sequences, '
             || cardinality(x.extconfig) || ' dumped, owner superuser: ' || (SELECT rolsuper FROM pg_roles WHERE oid = x.extowner)
-     FROM pg_extension x WHERE x.extname = 'locality_uuid_sql'" "54 routines, 67 sequences, 67 dumped, owner superuser: true"
+     FROM pg_extension x WHERE x.extname = 'locality_uuid_sql'" "56 routines, 67 sequences, 67 dumped, owner superuser: true"
   out=$(psql -X -q -At -v ON_ERROR_STOP=1 -d ext -c "SELECT ids.locality_uuid_set_node(77, 'ext-host')" 2>&1) ||
     fail "set_node by a superuser: $out"
   got=$(e -c "SELECT public.locality_uuid_node(ids.locality_uuid()) || ' ' || public.locality_uuid_node(ids.locality_uuid(true))
