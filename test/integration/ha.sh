@@ -53,19 +53,11 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 . "$ROOT/test/integration/lib/servers.sh"
-WORK=$(mktemp -d /tmp/locality-ha.XXXXXX)
-chmod 755 "$WORK"
-mkdir "$WORK/archive" "$WORK/ids"
+. "$ROOT/test/integration/lib/ha_nodes.sh"
+start_work locality-ha
 FIXED="'2020-01-01 00:00:00+00'"
 FROZEN_MS=1767225601000  # 2026-01-01 00:00:01 UTC: every server's clock
 SHORT=65536
-. "$ROOT/test/integration/lib/ha_nodes.sh"
-cleanup() {
-  stop_servers_under "$WORK"
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-build_shim clock_shim "$WORK"
 
 # --- servers --------------------------------------------------------------------
 set_clock "$WORK/clock" "$FROZEN_MS"

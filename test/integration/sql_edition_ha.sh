@@ -25,19 +25,11 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 . "$ROOT/test/integration/lib/servers.sh"
-WORK=$(mktemp -d /tmp/locality-sqlha.XXXXXX)
-chmod 755 "$WORK"
-mkdir "$WORK/archive" "$WORK/ids"
+. "$ROOT/test/integration/lib/ha_nodes.sh"
+start_work locality-sqlha
 FIXED="'2020-01-01 00:00:00.123+00'"
 FROZEN_MS=1767225601000  # 2026-01-01 00:00:01 UTC: every server's clock
 SIDE=${SQL_EDITION_HA_SIDE:-20000}
-. "$ROOT/test/integration/lib/ha_nodes.sh"
-cleanup() {
-  stop_servers_under "$WORK"
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-build_shim clock_shim "$WORK"
 make -s -C "$ROOT" PG_CONFIG="$PG_CONFIG" sql-edition
 set_clock "$WORK/clock" "$FROZEN_MS"
 chown -R postgres "$WORK"

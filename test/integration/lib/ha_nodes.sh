@@ -1,13 +1,22 @@
 # Nodes of an HA pair on loopback, as PostgreSQL's src/test/recovery runs
 # them (ha.sh, sql_edition_ha.sh): servers started with their
 # CLOCK_REALTIME held by clock_shim.c, queried, base-backed-up, waited for
-# and promoted by name. Source it after lib/servers.sh, with WORK set (a
-# directory postgres can write), and build the shim there (build_shim
-# clock_shim "$WORK") once the suite's EXIT trap is set.
+# and promoted by name. Source it after lib/servers.sh, then call
+# start_work.
 failures=0
 declare -A PORT
 declare -A CLOCK_OF  # a node's own clock file, if not the shared $WORK/clock
 
+# start_work NAME: WORK, a new directory /tmp/NAME.XXXXXX with archive/
+# and ids/ that postgres can write, removed with every server under it when
+# the suite exits; the clock shim built there.
+start_work() {
+  WORK=$(mktemp -d "/tmp/$1.XXXXXX")
+  chmod 755 "$WORK"
+  mkdir "$WORK/archive" "$WORK/ids"
+  trap 'stop_servers_under "$WORK"; rm -rf "$WORK"' EXIT
+  build_shim clock_shim "$WORK"
+}
 check() { if eval "$2"; then echo "ok:   $1"; else echo "FAIL: $1"; failures=$((failures + 1)); fi; }
 pgctl() {  # pgctl NODE ARGS...
   local node=$1; shift
