@@ -28,7 +28,11 @@ cat <<HEAD
 \\echo Use "CREATE EXTENSION locality_uuid_sql" to load this file. \\quit
 DO \$check\$
 DECLARE
-    schema_name pg_catalog.name := pg_catalog.current_schema();
+    -- Every comparison below has operands of types that pg_catalog has an
+    -- exact operator for (text, oid, name): an operator someone created
+    -- in the target schema, which is on the search path here, never runs.
+    schema_name pg_catalog.text := pg_catalog.current_schema()::pg_catalog.text;
+    nsp pg_catalog.oid;
     found pg_catalog.text;
 BEGIN
     IF schema_name IS NULL OR schema_name !~ '^[a-z_][a-z0-9_]*\$' OR schema_name ~ '^pg_'
@@ -36,40 +40,52 @@ BEGIN
         RAISE EXCEPTION 'locality_uuid_sql: the schema name must be lower-case letters, digits and _, and not a keyword'
             USING ERRCODE = '22023', DETAIL = pg_catalog.format('The schema is %s.', pg_catalog.quote_ident(schema_name));
     END IF;
-    IF EXISTS (SELECT FROM pg_catalog.pg_extension e
-               WHERE e.extname = 'locality_uuid' AND e.extnamespace = schema_name::pg_catalog.regnamespace) THEN
+    nsp := schema_name::pg_catalog.regnamespace::pg_catalog.oid;
+    IF EXISTS (SELECT FROM pg_catalog.pg_extension e WHERE e.extname = 'locality_uuid' AND e.extnamespace = nsp) THEN
         RAISE EXCEPTION 'locality_uuid_sql: the SQL edition goes to a schema without the C edition'
             USING ERRCODE = '42710', DETAIL = pg_catalog.format('The C edition (extension locality_uuid) is installed in schema %s.', schema_name),
                   HINT = 'CREATE EXTENSION locality_uuid_sql SCHEMA another_schema.';
     END IF;
     SELECT pg_catalog.string_agg(o, ', ' ORDER BY o) INTO found
     FROM (SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS o FROM pg_catalog.pg_proc p
-          WHERE p.pronamespace = schema_name::pg_catalog.regnamespace AND p.proname = ANY ('{$names}'::pg_catalog.name[])
+          WHERE p.pronamespace = nsp AND p.proname = ANY ('{$names}'::pg_catalog.name[])
           UNION ALL
           SELECT c.oid::pg_catalog.regclass::pg_catalog.text FROM pg_catalog.pg_class c
-          WHERE c.relnamespace = schema_name::pg_catalog.regnamespace
-            AND (c.relname IN ('locality_uuid_variable_seq', 'locality_uuid_at_seq', 'locality_uuid_hot_seq')
-                 OR c.relname ~ '^locality_uuid_run_([0-5][0-9]|6[0-3])\$')) AS objects;
+          WHERE c.relnamespace = nsp
+            AND (c.relname = ANY ('{locality_uuid_variable_seq,locality_uuid_at_seq,locality_uuid_hot_seq}'::pg_catalog.name[])
+                 OR c.relname::pg_catalog.text ~ '^locality_uuid_run_([0-5][0-9]|6[0-3])\$')) AS objects;
     IF found IS NOT NULL THEN
         RAISE EXCEPTION 'locality_uuid_sql: schema % already holds objects of the edition''s names', schema_name
             USING ERRCODE = '42710', DETAIL = pg_catalog.format('Found: %s.', found),
                   HINT = 'Install into a new schema, or drop those objects (the psql edition: locality_uuid_sql_uninstall.sql) first.';
     END IF;
     IF (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname = pg_catalog.current_user()) THEN
-        SELECT pg_catalog.string_agg(DISTINCT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(a.grantee)) END, ', ')
-        INTO found
-        FROM pg_catalog.pg_namespace n,
-             pg_catalog.aclexplode(coalesce(n.nspacl, pg_catalog.acldefault('n', n.nspowner))) a
-        WHERE n.oid = schema_name::pg_catalog.regnamespace AND a.privilege_type = 'CREATE'
-          AND (a.grantee = 0 OR NOT (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.oid = a.grantee));
-        IF found IS NOT NULL OR NOT (SELECT r.rolsuper FROM pg_catalog.pg_namespace n JOIN pg_catalog.pg_roles r ON r.oid = n.nspowner
-                                     WHERE n.oid = schema_name::pg_catalog.regnamespace) THEN
+        -- Roles other than superusers that may create in the schema, own
+        -- it, or own something in it (an operator, a type, a function
+        -- left from an earlier grant).
+        SELECT pg_catalog.string_agg(DISTINCT w, '; ') INTO found
+        FROM (SELECT 'CREATE is granted to '
+                     || CASE WHEN a.grantee = 0::pg_catalog.oid THEN 'PUBLIC' ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(a.grantee)::pg_catalog.text) END AS w
+              FROM pg_catalog.pg_namespace n,
+                   pg_catalog.aclexplode(coalesce(n.nspacl, pg_catalog.acldefault('n', n.nspowner))) a
+              WHERE n.oid = nsp AND a.privilege_type = 'CREATE'
+                AND (a.grantee = 0::pg_catalog.oid OR NOT (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.oid = a.grantee))
+              UNION ALL
+              SELECT 'owned by ' || pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(o.owner)::pg_catalog.text)
+              FROM (SELECT n.nspowner AS owner FROM pg_catalog.pg_namespace n WHERE n.oid = nsp
+                    UNION ALL SELECT p.proowner FROM pg_catalog.pg_proc p WHERE p.pronamespace = nsp
+                    UNION ALL SELECT o.oprowner FROM pg_catalog.pg_operator o WHERE o.oprnamespace = nsp
+                    UNION ALL SELECT t.typowner FROM pg_catalog.pg_type t WHERE t.typnamespace = nsp
+                    UNION ALL SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.relnamespace = nsp
+                    UNION ALL SELECT c.collowner FROM pg_catalog.pg_collation c WHERE c.collnamespace = nsp
+                    UNION ALL SELECT c.conowner FROM pg_catalog.pg_conversion c WHERE c.connamespace = nsp
+                    UNION ALL SELECT c.opcowner FROM pg_catalog.pg_opclass c WHERE c.opcnamespace = nsp
+                    UNION ALL SELECT f.opfowner FROM pg_catalog.pg_opfamily f WHERE f.opfnamespace = nsp) o
+              WHERE NOT (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.oid = o.owner)) AS why;
+        IF found IS NOT NULL THEN
             RAISE EXCEPTION 'locality_uuid_sql: a superuser installs it only into a schema that only superusers own and create objects in'
                 USING ERRCODE = '42501',
-                      DETAIL = pg_catalog.format('Schema %s is owned by %s%s.', schema_name,
-                                                 (SELECT pg_catalog.pg_get_userbyid(n.nspowner) FROM pg_catalog.pg_namespace n
-                                                  WHERE n.oid = schema_name::pg_catalog.regnamespace),
-                                                 coalesce('; CREATE is granted to ' || found, '')),
+                      DETAIL = pg_catalog.format('Schema %s: %s.', schema_name, found),
                       HINT = 'As a superuser: CREATE SCHEMA ids; CREATE EXTENSION locality_uuid_sql SCHEMA ids; then grant USAGE on the schema and its sequences to the roles that make ids.';
         END IF;
     END IF;
@@ -88,9 +104,9 @@ DECLARE
     seq pg_catalog.regclass;
 BEGIN
     FOR seq IN SELECT c.oid FROM pg_catalog.pg_class c
-               WHERE c.relnamespace = '@extschema@'::pg_catalog.regnamespace AND c.relkind = 'S'
-                 AND (c.relname IN ('locality_uuid_variable_seq', 'locality_uuid_at_seq', 'locality_uuid_hot_seq')
-                      OR c.relname ~ '^locality_uuid_run_([0-5][0-9]|6[0-3])$')
+               WHERE c.relnamespace = '@extschema@'::pg_catalog.regnamespace::pg_catalog.oid AND c.relkind = 'S'
+                 AND (c.relname = ANY ('{locality_uuid_variable_seq,locality_uuid_at_seq,locality_uuid_hot_seq}'::pg_catalog.name[])
+                      OR c.relname::pg_catalog.text ~ '^locality_uuid_run_([0-5][0-9]|6[0-3])$')
                ORDER BY c.relname LOOP
         PERFORM pg_catalog.pg_extension_config_dump(seq, '');
     END LOOP;

@@ -72,7 +72,7 @@ COMMENT ON FUNCTION locality_uuid_runs() IS
 -- template, pg_upgrade) is somewhere else; a clone of the whole cluster (a
 -- snapshot, a branch) and a standby are not told apart from it.
 CREATE OR REPLACE FUNCTION locality_uuid_here() RETURNS pg_catalog.text
-    LANGUAGE plpgsql STABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+    LANGUAGE plpgsql STABLE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     system_id pg_catalog.text := '';
 BEGIN
@@ -172,7 +172,7 @@ DO $install$
 BEGIN
     IF pg_catalog.to_regprocedure('@extschema@.locality_uuid_node_id()') IS NULL THEN
         PERFORM @extschema@.locality_uuid_set_node(n, 'locality-' || pg_catalog.lpad(pg_catalog.to_hex(n), 7, '0'))
-        FROM (SELECT 1 + pg_catalog.floor(pg_catalog.random() * 268435455)::pg_catalog.int4 AS n) AS random_node;
+        FROM (SELECT 1 + pg_catalog.floor(pg_catalog.random() * 268435455::pg_catalog.float8)::pg_catalog.int4 AS n) AS random_node;
     ELSIF pg_catalog.to_regprocedure('@extschema@.locality_uuid_node_home()') IS NULL THEN
         -- An install from before the copy check: its node value was set here.
         PERFORM @extschema@.locality_uuid_set_node(@extschema@.locality_uuid_node_id(), @extschema@.hot_guid_machine_name());
@@ -182,8 +182,8 @@ BEGIN
     IF NOT EXISTS (SELECT FROM pg_catalog.pg_sequences
                    WHERE schemaname = '@extschema@' AND sequencename = 'locality_uuid_hot_seq' AND last_value IS NOT NULL)
        AND pg_catalog.to_regprocedure('@extschema@.locality_uuid_variable_start()') IS NULL THEN
-        PERFORM pg_catalog.setval('@extschema@.locality_uuid_at_seq', pg_catalog.floor(pg_catalog.random() * 2147483648)::pg_catalog.int8, false),
-                pg_catalog.setval('@extschema@.locality_uuid_hot_seq', pg_catalog.floor(pg_catalog.random() * 1099511627776)::pg_catalog.int8, false);
+        PERFORM pg_catalog.setval('@extschema@.locality_uuid_at_seq', pg_catalog.floor(pg_catalog.random() * 2147483648::pg_catalog.float8)::pg_catalog.int8, false),
+                pg_catalog.setval('@extschema@.locality_uuid_hot_seq', pg_catalog.floor(pg_catalog.random() * 1099511627776::pg_catalog.float8)::pg_catalog.int8, false);
     END IF;
     IF pg_catalog.to_regprocedure('@extschema@.locality_uuid_variable_start()') IS NULL THEN
         EXECUTE pg_catalog.format($f$
@@ -191,7 +191,7 @@ BEGIN
                 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS 'SELECT %s';
             COMMENT ON FUNCTION @extschema@.locality_uuid_variable_start() IS
                 'SQL edition: where this database''s variable-mode counter starts (random at install)';$f$,
-            pg_catalog.floor(pg_catalog.random() * 4294967296)::pg_catalog.int8);
+            pg_catalog.floor(pg_catalog.random() * 4294967296::pg_catalog.float8)::pg_catalog.int8);
     END IF;
 END
 $install$;
@@ -361,7 +361,9 @@ COMMENT ON FUNCTION locality_uuid_run_place(pg_catalog.timestamptz, pg_catalog.i
 
 -- Monitoring, as the C edition's: the run of the clock's current window,
 -- ids drawn of its 2^31 (place 0 is the taker's; a closed run counts as
--- full). pg_sequence_last_value needs only USAGE on the sequence.
+-- full). pg_sequence_last_value needs only USAGE on the sequence; a role
+-- without it gets NULL counts (PostgreSQL 18 would answer NULL as "never
+-- drawn", that is 0).
 CREATE OR REPLACE FUNCTION locality_uuid_window_usage(
         OUT window_start pg_catalog.timestamptz, OUT window_end pg_catalog.timestamptz,
         OUT ids_drawn pg_catalog.int8, OUT ids_left pg_catalog.int8)
@@ -370,9 +372,11 @@ CREATE OR REPLACE FUNCTION locality_uuid_window_usage(
 SELECT @extschema@.locality_uuid_from_unix_micros(w * 600000000),
        @extschema@.locality_uuid_from_unix_micros((w + 1) * 600000000),
        drawn, 2147483648 - drawn
-FROM (SELECT w, CASE WHEN v >> 32 = w + 1 THEN LEAST((v & 4294967295) + 1, 2147483648) ELSE 0 END AS drawn
-      FROM (SELECT w, coalesce(pg_catalog.pg_sequence_last_value((@extschema@.locality_uuid_runs())[pg_catalog.mod(w, 64)::pg_catalog.int4 + 1]), 0) AS v
-            FROM (SELECT @extschema@.locality_uuid_unix_micros(pg_catalog.clock_timestamp()) / 600000000 AS w) clock) slot) usage
+FROM (SELECT w, CASE WHEN v IS NULL THEN NULL WHEN v >> 32 = w + 1 THEN LEAST((v & 4294967295) + 1, 2147483648) ELSE 0 END AS drawn
+      FROM (SELECT w, CASE WHEN pg_catalog.has_sequence_privilege(run, 'USAGE,SELECT')
+                           THEN coalesce(pg_catalog.pg_sequence_last_value(run), 0) END AS v
+            FROM (SELECT w, (@extschema@.locality_uuid_runs())[pg_catalog.mod(w, 64)::pg_catalog.int4 + 1] AS run
+                  FROM (SELECT @extschema@.locality_uuid_unix_micros(pg_catalog.clock_timestamp()) / 600000000 AS w) clock) r) slot) usage
 $$;
 COMMENT ON FUNCTION locality_uuid_window_usage() IS
     'The server-wide sequential run of the current 10-minute window: ids drawn and ids left of its 2^31';
@@ -384,34 +388,56 @@ COMMENT ON FUNCTION locality_uuid_window_usage() IS
 -- was lost when the glitch took the slot over: restarting it could repeat
 -- its ids; 54000 until the next window), and returns the released windows,
 -- also written to the server log. A slot ahead by less than 64 windows is
--- kept: the clock reaches its window before it needs the slot. Under each
--- slot's advisory lock (the takeover's), to the end of the transaction.
--- SECURITY DEFINER, so that EXECUTE, which only the owner has until it
--- grants it, is all a caller needs.
+-- kept: the clock reaches its window before it needs the slot. All 64
+-- slots' advisory locks (the takeover's) are taken first, then the clock
+-- is read, then the slots are set (setval is not undone by a rollback, so
+-- a lock that cannot be had leaves every slot as it was), and the locks
+-- are released in the same block, whatever happens (a transaction left
+-- open after the call holds none). SECURITY DEFINER, so that EXECUTE,
+-- which only the owner has until it grants it, is all a caller needs.
 CREATE OR REPLACE FUNCTION locality_uuid_release_future_windows(
         OUT window_start pg_catalog.timestamptz, OUT window_end pg_catalog.timestamptz)
     RETURNS SETOF pg_catalog.record
     LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SECURITY DEFINER
-    SET search_path = pg_catalog, pg_temp SET lock_timeout = '10s' AS $$
+    SET search_path = pg_catalog, pg_temp SET lock_timeout = '10s' SET datestyle = 'ISO, MDY' SET timezone = 'UTC' AS $$
 DECLARE
-    now_w pg_catalog.int8 := @extschema@.locality_uuid_unix_micros(pg_catalog.clock_timestamp()) / 600000000;
-    run pg_catalog.regclass;
+    runs pg_catalog.regclass[] := @extschema@.locality_uuid_runs();
+    now_w pg_catalog.int8;
     held pg_catalog.int8;
     closed pg_catalog.int8;
+    released pg_catalog.int8[] := '{}';
 BEGIN
-    FOR slot IN 0..63 LOOP
-        run := (@extschema@.locality_uuid_runs())[slot + 1];
-        PERFORM pg_catalog.pg_advisory_xact_lock(1280664916, run::pg_catalog.oid::pg_catalog.int4);
-        held := (coalesce(pg_catalog.pg_sequence_last_value(run), 0) >> 32) - 1;
-        IF held >= now_w + 64 THEN
-            closed := now_w - pg_catalog.mod(now_w - slot, 64);
-            PERFORM pg_catalog.setval(run, ((closed + 1) << 32) + 2147483648, true);
-            window_start := @extschema@.locality_uuid_from_unix_micros(held * 600000000);
-            window_end := @extschema@.locality_uuid_from_unix_micros((held + 1) * 600000000);
-            RAISE LOG 'locality_uuid: released the sequential run of the window from % to % (a forward clock glitch); the window from % is closed',
-                window_start, window_end, @extschema@.locality_uuid_from_unix_micros(closed * 600000000);
-            RETURN NEXT;
-        END IF;
+    BEGIN
+        FOR slot IN 1..64 LOOP
+            PERFORM pg_catalog.pg_advisory_lock(1280664916, runs[slot]::pg_catalog.oid::pg_catalog.int4);
+        END LOOP;
+        now_w := @extschema@.locality_uuid_unix_micros(pg_catalog.clock_timestamp()) / 600000000;
+        FOR slot IN 0..63 LOOP
+            held := (coalesce(pg_catalog.pg_sequence_last_value(runs[slot + 1]), 0) >> 32) - 1;
+            IF held >= now_w + 64 THEN
+                closed := now_w - pg_catalog.mod(now_w - slot, 64);
+                PERFORM pg_catalog.setval(runs[slot + 1], ((closed + 1) << 32) + 2147483648, true);
+                RAISE LOG 'locality_uuid: released the sequential run of the window from % (a forward clock glitch); the window from % is closed',
+                    @extschema@.locality_uuid_from_unix_micros(held * 600000000),
+                    @extschema@.locality_uuid_from_unix_micros(closed * 600000000);
+                released := released || held;
+            END IF;
+        END LOOP;
+        FOR slot IN 1..64 LOOP
+            PERFORM pg_catalog.pg_advisory_unlock(1280664916, runs[slot]::pg_catalog.oid::pg_catalog.int4);
+        END LOOP;
+    EXCEPTION WHEN OTHERS OR query_canceled THEN
+        PERFORM pg_catalog.pg_advisory_unlock(1280664916, l.objid::pg_catalog.int4)
+        FROM pg_catalog.pg_locks l
+        WHERE l.locktype = 'advisory' AND l.pid = pg_catalog.pg_backend_pid() AND l.granted
+          AND l.classid = 1280664916 AND l.objsubid = 2
+          AND l.objid IN (SELECT r::pg_catalog.oid FROM pg_catalog.unnest(runs) r);
+        RAISE;
+    END;
+    FOR slot IN 1..pg_catalog.cardinality(released) LOOP
+        window_start := @extschema@.locality_uuid_from_unix_micros(released[slot] * 600000000);
+        window_end := @extschema@.locality_uuid_from_unix_micros((released[slot] + 1) * 600000000);
+        RETURN NEXT;
     END LOOP;
 END
 $$;

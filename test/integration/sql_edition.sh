@@ -421,19 +421,36 @@ SQL
     [[ "$got" == *"| Sequential ids resume when the clock catches up"*"locality_uuid_release_future_windows() releases that run." ]] ||
     fail "55000: $got"
   echo "ok: a slot holding a window 100 ahead: $got"
-  # The release, as the functions' owner: every slot (each holds a window
-  # 100 ahead) is given back, closed for the newest real window of its own
-  # (54000 there until the next window); a slot 63 windows ahead is kept.
-  expect "locality_uuid_release_future_windows() releases 64 runs, one window" \
-    "SELECT count(*) || ' ' || count(DISTINCT window_start) || ' ' || (min(window_end) - min(window_start))
-            || ' ' || (min(window_start) = ids.locality_uuid_from_unix_micros(($now_w + 100) * 600000000))
-     FROM ids.locality_uuid_release_future_windows()" "64 1 00:10:00 true"
-  expect "each slot closed for its newest window the clock reached" \
-    "SELECT count(*) FILTER (WHERE (v & 4294967295) = 2147483648 AND w <= $now_w AND w > $now_w - 64 AND mod(w, 64) = slot - 1)
-     FROM (SELECT slot, v, (v >> 32) - 1 AS w
-           FROM unnest(ids.locality_uuid_runs()) WITH ORDINALITY AS r(run, slot), LATERAL pg_sequence_last_value(run) AS v) s" "64"
-  g -c "SELECT setval((ids.locality_uuid_runs())[mod($now_w + 63, 64)::int + 1], ($now_w + 64) << 32)" >/dev/null
-  expect "a slot 63 windows ahead is kept" "SELECT count(*) FROM ids.locality_uuid_release_future_windows()" "0"
+  # The release, by a role granted only EXECUTE on it (SECURITY DEFINER):
+  # slots 100 windows ahead and the current window's slot exactly 64 ahead
+  # are given back, each closed for the newest real window of its own
+  # (54000 there until the next window); a slot 63 ahead is kept. Again if
+  # a window boundary passed meanwhile.
+  q -c "CREATE ROLE ops" -c "GRANT USAGE ON SCHEMA ids TO ops" \
+    -c "GRANT EXECUTE ON FUNCTION ids.locality_uuid_release_future_windows() TO ops"
+  for attempt in 1 2 3; do
+    w0=$(q -c "SELECT $now_w")
+    w="$w0::int8"
+    g -c "SELECT setval(r, ($w + 101) << 32) FROM unnest(ids.locality_uuid_runs()) r" \
+      -c "SELECT setval((ids.locality_uuid_runs())[mod($w, 64)::int + 1], ($w + 65) << 32)" \
+      -c "SELECT setval((ids.locality_uuid_runs())[mod($w + 63, 64)::int + 1], ($w + 64) << 32)" >/dev/null
+    released=$(psql -X -q -At -d app -v ON_ERROR_STOP=1 -c "SET ROLE ops" \
+      -c "SELECT count(*) || ' ' || count(*) FILTER (WHERE window_start = ids.locality_uuid_from_unix_micros(($w + 100) * 600000000))
+                  || ' ' || count(*) FILTER (WHERE window_start = ids.locality_uuid_from_unix_micros(($w + 64) * 600000000))
+                  || ' ' || count(*) FILTER (WHERE window_end - window_start = interval '10 min')
+           FROM ids.locality_uuid_release_future_windows()" 2>&1) || fail "the release by ops: $released"
+    slots=$(q -c "SELECT count(*) FILTER (WHERE (v & 4294967295) = 2147483648 AND w <= $w AND w > $w - 64 AND mod(w, 64) = slot - 1)
+                         || ' closed, ' || count(*) FILTER (WHERE v = ($w + 64) << 32 AND slot - 1 = mod($w + 63, 64)) || ' kept'
+                  FROM (SELECT slot, v, (v >> 32) - 1 AS w
+                        FROM unnest(ids.locality_uuid_runs()) WITH ORDINALITY AS r(run, slot),
+                             LATERAL pg_sequence_last_value(run) AS v) s")
+    [ "$(q -c "SELECT $now_w")" = "$w0" ] && break
+  done
+  [ "$released" = "63 62 1 63" ] || fail "the release: got '$released', wanted '63 62 1 63'"
+  [ "$slots" = "63 closed, 1 kept" ] || fail "the slots after the release: $slots"
+  echo "ok: locality_uuid_release_future_windows() by a role with EXECUTE only: 63 released (62 100 ahead, 1 exactly 64), $slots"
+  left=$(q -c "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = 1280664916")
+  [ "$left" = 0 ] || fail "the release left $left advisory locks"
   g -c "SELECT setval(r, ((w + 1) << 32) + 2147483648, true)
         FROM (SELECT $now_w + k AS w FROM generate_series(0, 1) k) n,
              LATERAL (SELECT (ids.locality_uuid_runs())[mod(w, 64)::int + 1] AS r) s" >/dev/null
@@ -668,13 +685,35 @@ SQL
   psql -X -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE ext OWNER app_owner"
   e() { psql -X -q -At -v ON_ERROR_STOP=1 -d ext -c "SET ROLE app_owner" "$@"; }
   psql -X -q -d ext -v ON_ERROR_STOP=1 -c "CREATE EXTENSION locality_uuid" -c "CREATE SCHEMA planted" \
-    -c "CREATE FUNCTION planted.locality_uuid_variable_start() RETURNS int8 LANGUAGE sql AS 'SELECT 0'"
-  e -c "CREATE SCHEMA mine"
-  for bad in mine planted public; do
-    if out=$(psql -X -q -d ext -v ON_ERROR_STOP=1 -c "CREATE EXTENSION locality_uuid_sql SCHEMA $bad" 2>&1); then
+    -c "CREATE FUNCTION planted.locality_uuid_variable_start() RETURNS int8 LANGUAGE sql AS 'SELECT 0'" \
+    -c "CREATE SCHEMA granted" -c "GRANT CREATE ON SCHEMA granted TO app_owner" \
+    -c "CREATE SCHEMA leftover" -c "CREATE FUNCTION leftover.f() RETURNS int LANGUAGE sql AS 'SELECT 1'" \
+    -c "ALTER FUNCTION leftover.f() OWNER TO app_owner"
+  # In the schema app_owner owns, operators for the near-miss operand types
+  # of the install's checks, which would run as the superuser: never.
+  e -c "CREATE SCHEMA mine" \
+    -c "CREATE FUNCTION mine.trap(a name, b name) RETURNS bool LANGUAGE plpgsql AS
+          \$\$ BEGIN RAISE WARNING 'PLANTED OPERATOR RAN AS %', current_user; RETURN false; END \$\$" \
+    -c "CREATE FUNCTION mine.trap_on(a oid, b regnamespace) RETURNS bool LANGUAGE plpgsql AS
+          \$\$ BEGIN RAISE WARNING 'PLANTED OPERATOR RAN AS %', current_user; RETURN false; END \$\$" \
+    -c "CREATE FUNCTION mine.trap_oi(a oid, b int4) RETURNS bool LANGUAGE plpgsql AS
+          \$\$ BEGIN RAISE WARNING 'PLANTED OPERATOR RAN AS %', current_user; RETURN false; END \$\$" \
+    -c "CREATE OPERATOR mine.~ (LEFTARG = name, RIGHTARG = name, FUNCTION = mine.trap)" \
+    -c "CREATE OPERATOR mine.!~ (LEFTARG = name, RIGHTARG = name, FUNCTION = mine.trap)" \
+    -c "CREATE OPERATOR mine.= (LEFTARG = oid, RIGHTARG = regnamespace, FUNCTION = mine.trap_on)" \
+    -c "CREATE OPERATOR mine.= (LEFTARG = oid, RIGHTARG = int4, FUNCTION = mine.trap_oi)"
+  for case in "mine|42501: locality_uuid_sql: a superuser installs it only into a schema that only superusers own and create objects in|owned by app_owner" \
+              "granted|42501: locality_uuid_sql: a superuser installs it only into a schema that only superusers own and create objects in|CREATE is granted to app_owner" \
+              "leftover|42501: locality_uuid_sql: a superuser installs it only into a schema that only superusers own and create objects in|owned by app_owner" \
+              "planted|42710: locality_uuid_sql: schema planted already holds objects of the edition's names|Found: locality_uuid_variable_start()" \
+              "public|42710: locality_uuid_sql: the SQL edition goes to a schema without the C edition|extension locality_uuid"; do
+    IFS='|' read -r bad message detail <<<"$case"
+    if out=$(psql -X -q -d ext -v ON_ERROR_STOP=1 -v VERBOSITY=verbose -c "CREATE EXTENSION locality_uuid_sql SCHEMA $bad" 2>&1); then
       fail "the extension went into schema $bad"
     fi
-    echo "ok: no extension in schema $bad: $(echo "$out" | grep -o 'ERROR: .*')"
+    grep -q "^ERROR:  $message\$" <<<"$out" && grep -q "^DETAIL: .*$detail" <<<"$out" && ! grep -q 'PLANTED' <<<"$out" ||
+      fail "the extension in schema $bad: $out"
+    echo "ok: no extension in schema $bad: $(grep -E '^(ERROR|DETAIL)' <<<"$out" | tr '\n' ' ')"
   done
   [ "$(psql -X -At -d ext -c "SELECT count(*) FROM pg_extension WHERE extname = 'locality_uuid_sql'")" = 0 ] ||
     fail "a refused extension is there"
