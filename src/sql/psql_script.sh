@@ -70,6 +70,7 @@ EOF2
 uninstall)
   # The routines the sources create, as an array literal of signatures.
   routines=$(sh "$(dirname "$0")/signatures.sh" "$@" | sed 's/.*/"&"/' | tr '\n' ',' | sed 's/,$//')
+  sequences=$(sh "$(dirname "$0")/signatures.sh" --sequences | tr '\n' ',' | sed 's/,$//')
   cat <<EOF2
 SET LOCAL search_path = pg_catalog, pg_temp;
 SELECT pg_catalog.format('DROP ROUTINE %s', p::pg_catalog.regprocedure)
@@ -80,8 +81,7 @@ ORDER BY 1 \\gexec
 SELECT pg_catalog.format('DROP SEQUENCE %s', c.oid::pg_catalog.regclass)
 FROM pg_catalog.pg_class c
 WHERE c.relnamespace = pg_catalog.quote_ident(:'locality_schema')::pg_catalog.regnamespace AND c.relkind = 'S'
-  AND (c.relname IN ('locality_uuid_variable_seq', 'locality_uuid_at_seq', 'locality_uuid_hot_seq')
-       OR c.relname ~ '^locality_uuid_run_([0-5][0-9]|6[0-3])\$')
+  AND c.relname = ANY ('{$sequences}'::pg_catalog.name[])
 ORDER BY c.relname \\gexec
 EOF2
   ;;
