@@ -131,13 +131,18 @@ uninstall-cli:
 #                                    (PGXS: make -C locality_uuid_sql install)
 SQL_EDITION_DIR = locality_uuid_sql
 SQL_EDITION_FILL = locality_uuid_sql_fill.sql
-SQL_EDITION_SOURCES = $(addprefix $(SOURCE_DIR)/src/sql/,uuid_v1.sql md5.sql encode.sql readers.sql hot_guid_readers.sql generators.sql) \
-	$(SQL_EDITION_FILL)
+SQL_EDITION_SOURCES = $(addprefix $(SOURCE_DIR)/src/sql/,uuid_v1.sql md5.sql encode.sql readers.sql hot_guid_readers.sql \
+	counters.sql node.sql generators.sql admin.sql retired.sql) $(SQL_EDITION_FILL)
+SQL_EDITION_TOOLS = $(addprefix $(SOURCE_DIR)/src/sql/,signatures.sh install_check.sh)
 SQL_EDITION_SCRIPT = $(SQL_EDITION_DIR)/locality_uuid_sql--$(EXTVERSION).sql
+# Earlier versions of the SQL edition that ALTER EXTENSION ... UPDATE (and
+# pg_tle's update path) brings to this one.
+SQL_EDITION_FROM = 1.2
+SQL_EDITION_UPDATES = $(foreach v,$(SQL_EDITION_FROM),$(SQL_EDITION_DIR)/locality_uuid_sql--$(v)--$(EXTVERSION).sql)
 SQL_EDITION_COMMENT = Locality UUIDs and exact version-1 tools in SQL and PL/pgSQL only (the SQL edition of locality_uuid)
 .PHONY: sql-edition
 sql-edition: locality_uuid_sql.sql locality_uuid_sql_uninstall.sql locality_uuid_sql_pgtle.sql \
-	$(SQL_EDITION_SCRIPT) $(SQL_EDITION_DIR)/locality_uuid_sql.control $(SQL_EDITION_DIR)/Makefile
+	$(SQL_EDITION_SCRIPT) $(SQL_EDITION_UPDATES) $(SQL_EDITION_DIR)/locality_uuid_sql.control $(SQL_EDITION_DIR)/Makefile
 $(SQL_EDITION_DIR):
 	mkdir -p $@
 # From the comment above CREATE PROCEDURE locality_uuid_fill to the end of
@@ -148,17 +153,20 @@ $(SQL_EDITION_FILL): $(SOURCE_DIR)/locality_uuid--$(EXTVERSION).sql
 	  | sed 's/^CREATE PROCEDURE locality_uuid_fill(/CREATE OR REPLACE PROCEDURE locality_uuid_fill(/' >$@.tmp
 	grep -q '^CREATE OR REPLACE PROCEDURE locality_uuid_fill(' $@.tmp && grep -q "^    'Fills col with expr" $@.tmp
 	mv $@.tmp $@
-locality_uuid_sql.sql: $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/psql_script.sh $(SOURCE_DIR)/locality_uuid.control
+locality_uuid_sql.sql: $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/psql_script.sh $(SQL_EDITION_TOOLS) $(SOURCE_DIR)/locality_uuid.control
 	sh $(SOURCE_DIR)/src/sql/psql_script.sh install $(EXTVERSION) $(SQL_EDITION_SOURCES) >$@.tmp
 	mv $@.tmp $@
-locality_uuid_sql_uninstall.sql: $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/psql_script.sh $(SOURCE_DIR)/src/sql/signatures.sh $(SOURCE_DIR)/locality_uuid.control
+locality_uuid_sql_uninstall.sql: $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/psql_script.sh $(SQL_EDITION_TOOLS) $(SOURCE_DIR)/locality_uuid.control
 	sh $(SOURCE_DIR)/src/sql/psql_script.sh uninstall $(EXTVERSION) $(SQL_EDITION_SOURCES) >$@.tmp
 	mv $@.tmp $@
-$(SQL_EDITION_SCRIPT): $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/extension_script.sh $(SOURCE_DIR)/src/sql/signatures.sh $(SOURCE_DIR)/locality_uuid.control | $(SQL_EDITION_DIR)
+$(SQL_EDITION_SCRIPT): $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/extension_script.sh $(SQL_EDITION_TOOLS) $(SOURCE_DIR)/locality_uuid.control | $(SQL_EDITION_DIR)
 	sh $(SOURCE_DIR)/src/sql/extension_script.sh $(EXTVERSION) $(SQL_EDITION_SOURCES) >$@.tmp
 	mv $@.tmp $@
-locality_uuid_sql_pgtle.sql: $(SQL_EDITION_SCRIPT) $(SOURCE_DIR)/src/sql/pgtle_script.sh
-	sh $(SOURCE_DIR)/src/sql/pgtle_script.sh $(EXTVERSION) '$(SQL_EDITION_COMMENT)' $< >$@.tmp
+$(SQL_EDITION_UPDATES): $(SQL_EDITION_DIR)/locality_uuid_sql--%--$(EXTVERSION).sql: $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/extension_script.sh $(SQL_EDITION_TOOLS) $(SOURCE_DIR)/locality_uuid.control | $(SQL_EDITION_DIR)
+	sh $(SOURCE_DIR)/src/sql/extension_script.sh $(EXTVERSION) --from $* $(SQL_EDITION_SOURCES) >$@.tmp
+	mv $@.tmp $@
+locality_uuid_sql_pgtle.sql: $(SQL_EDITION_SCRIPT) $(SQL_EDITION_UPDATES) $(SOURCE_DIR)/src/sql/pgtle_script.sh
+	sh $(SOURCE_DIR)/src/sql/pgtle_script.sh $(EXTVERSION) '$(SQL_EDITION_COMMENT)' $(SQL_EDITION_SCRIPT) $(SQL_EDITION_UPDATES) >$@.tmp
 	mv $@.tmp $@
 # Not relocatable: the functions name their schema. Not trusted: its
 # objects would belong to the bootstrap superuser, SECURITY DEFINER ones
@@ -170,5 +178,5 @@ $(SQL_EDITION_DIR)/locality_uuid_sql.control: $(SOURCE_DIR)/locality_uuid.contro
 	  '$(SQL_EDITION_COMMENT)' '$(EXTVERSION)' >$@
 $(SQL_EDITION_DIR)/Makefile: $(SOURCE_DIR)/Makefile | $(SQL_EDITION_DIR)
 	printf '%s\n' '# The SQL edition as a data-only extension: make install (PG_CONFIG=...).' \
-	  'EXTENSION = locality_uuid_sql' 'DATA = locality_uuid_sql--$(EXTVERSION).sql' \
+	  'EXTENSION = locality_uuid_sql' 'DATA = $(notdir $(SQL_EDITION_SCRIPT) $(SQL_EDITION_UPDATES))' \
 	  'PG_CONFIG ?= pg_config' 'PGXS := $$(shell $$(PG_CONFIG) --pgxs)' 'include $$(PGXS)' >$@

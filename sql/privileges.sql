@@ -26,11 +26,13 @@ SELECT form_uuid_v1('2020-01-01+00', 1, '44:88:99:36:57:32') AS v1,
        uuid_v1_node('6b54058a-a413-11e6-b501-a0999b048337') AS v1_node;
 
 -- Releasing runs or Hot Guid seconds affects every id of the server, and so
--- does accepting a state file in doubt: superusers only, or roles granted
--- EXECUTE.
+-- do accepting a state file in doubt and moving the counters on to
+-- continue another edition's: superusers only, or roles granted EXECUTE.
 SELECT * FROM locality_uuid_release_future_windows();
 SELECT locality_uuid_accept_state_file();
 SELECT * FROM hot_guid_release_future_seconds();
+SELECT * FROM locality_uuid_counters();
+SELECT locality_uuid_continue_after(0, 0, 0, 0, 0);
 
 -- The node id belongs to the server's configuration, not to a role.
 SET locality_uuid.node_id = 42;

@@ -60,6 +60,24 @@ constexpr std::uint32_t variable_counter(std::uint32_t start, std::uint64_t n) n
     return start + static_cast<std::uint32_t>(n + 1) * kVariableStep;
 }
 
+// Handing counters over (one edition, or one version, continuing where
+// another with the same node value stops): the draw whose id carries a
+// given counter, and the first draw at or after another with given low
+// bits. kVariableStep * kVariableStepInverse = 1 mod 2^32.
+constexpr std::uint32_t kVariableStepInverse = 3127333277u;
+static_assert(kVariableStep * kVariableStepInverse == 1u, "the step's inverse mod 2^32");
+
+// The draw n (mod 2^32) whose variable-mode counter is `counter`.
+constexpr std::uint32_t variable_draw_of(std::uint32_t start, std::uint32_t counter) noexcept {
+    return (counter - start) * kVariableStepInverse - 1u;
+}
+
+// The first draw at or after `from` whose low `bits` bits are `low`.
+constexpr std::uint64_t next_draw_with(std::uint64_t from, std::uint64_t low, unsigned bits) noexcept {
+    const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+    return from + ((low - from) & mask);
+}
+
 struct RunDraw {
     GenStatus status;
     std::uint32_t slot;

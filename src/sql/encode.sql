@@ -39,8 +39,9 @@ COMMENT ON FUNCTION locality_uuid_pack(pg_catalog.int8, pg_catalog.int4, pg_cata
 -- first 11 characters of the window's start as yyyyMMddHHmm, the digest's
 -- first four bytes read little-endian. A five-digit year shifts that cut,
 -- as in the original library. NULL for a negative window (before 1970).
+-- PARALLEL UNSAFE, as locality_uuid_md5 is.
 CREATE OR REPLACE FUNCTION locality_uuid_window_base(window_number pg_catalog.int8) RETURNS pg_catalog.int8
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL UNSAFE AS $$
 SELECT ('x' || pg_catalog.substr(h, 7, 2) || pg_catalog.substr(h, 5, 2) || pg_catalog.substr(h, 3, 2)
             || pg_catalog.substr(h, 1, 2))::pg_catalog.bit(32)::pg_catalog.int8
 FROM (SELECT @extschema@.locality_uuid_md5(pg_catalog.substr(pg_catalog.to_char(

@@ -80,8 +80,11 @@ COMMENT ON FUNCTION locality_uuid_md5_plpgsql(pg_catalog.bytea) IS
     'SQL edition: the MD5 of message as 32 hex digits, in PL/pgSQL (RFC 1321), for servers where md5() is off';
 
 -- md5() of the text's UTF-8 bytes, or the PL/pgSQL MD5 where md5() fails.
+-- PARALLEL UNSAFE: catching md5()'s error takes a subtransaction, which
+-- no process may start while a query runs in parallel (its leader
+-- included).
 CREATE OR REPLACE FUNCTION locality_uuid_md5(message pg_catalog.text) RETURNS pg_catalog.text
-    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
     RETURN md5(convert_to(message, 'UTF8'));
 EXCEPTION WHEN OTHERS THEN

@@ -94,7 +94,7 @@ run() {
             || ' in here, owners: ' || string_agg(DISTINCT pg_get_userbyid(p.proowner), ',')
             || ', superuser: ' || (SELECT rolsuper FROM pg_roles WHERE rolname = 'app_owner')
      FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname IN ('ids', 'here')" \
-    "56 in ids, 56 in here, owners: app_owner, superuser: false"
+    "62 in ids, 62 in here, owners: app_owner, superuser: false"
 
   # Every shared function: same arguments (names, defaults), result,
   # volatility and comment. The edition's own helpers say 'SQL edition:'.
@@ -106,7 +106,7 @@ run() {
           c AS ($shared WHERE n.nspname = 'public')
      SELECT (SELECT count(*) FROM s) || ' shared; unlike the C edition: '
             || coalesce((SELECT string_agg(proname, ',') FROM (SELECT * FROM s EXCEPT SELECT * FROM c) d), 'none')" \
-    "35 shared; unlike the C edition: none"
+    "37 shared; unlike the C edition: none"
 
   # Known answers: the original Java library's id and sequential id, its
   # window bases (test/unit/window_base_test.cpp), RFC 4122's own example
@@ -357,13 +357,15 @@ SQL
                   currval('ids.locality_uuid_variable_seq') AS n, clock_timestamp() AS t1
            FROM generate_series(1, 5000)) s" "5000 of 5000"
   # The first sequential ids of this database: each window's run starts at
-  # the window's base + 1 and counts up by one (one session, in order).
-  expect "sequential ids: base + 1 + their place in the window's run" \
+  # the window's base + 1 + the database's run start and counts up by one
+  # (one session, in order).
+  expect "sequential ids: base + 1 + the run start + their place in the window's run" \
     "CREATE TEMP TABLE seq_ids AS
        SELECT g, clock_timestamp() AS t0, ids.locality_uuid(true) AS id, clock_timestamp() AS t1
        FROM generate_series(1, 5000) g;
      SELECT count(*) FILTER (WHERE public.locality_uuid_counter(id, true)
-                                   = (ids.locality_uuid_window_base(w) + place) % 4294967296
+                                   = (ids.locality_uuid_window_base(w) + pg_sequence_last_value('ids.locality_uuid_run_start') + place)
+                                     % 4294967296
                                AND public.locality_uuid_timestamp(id) BETWEEN date_trunc('milliseconds', t0) AND t1
                                AND public.locality_uuid_pid(id) = pg_backend_pid() & 65535)
             || ' of ' || count(*)
@@ -405,6 +407,8 @@ SQL
   # runs full (54000), then every slot an old window's (the next id takes
   # the run over at its place 0).
   now_w="floor(extract(epoch FROM clock_timestamp()) / 600)::int8"
+  # Where this database's runs start (counters.sql).
+  start="pg_sequence_last_value('ids.locality_uuid_run_start')"
   # The next sequential id's error: SQLSTATE, message, DETAIL.
   outcome_of() {
     g -c "DO \$\$ DECLARE st text; m text; d text; h text; BEGIN
@@ -421,13 +425,12 @@ SQL
     [[ "$got" == *"| Sequential ids resume when the clock catches up"*"locality_uuid_release_future_windows() releases that run." ]] ||
     fail "55000: $got"
   echo "ok: a slot holding a window 100 ahead: $got"
-  # The release, by a role granted only EXECUTE on it (SECURITY DEFINER):
-  # slots 100 windows ahead and the current window's slot exactly 64 ahead
-  # are given back, each closed for the newest real window of its own
-  # (54000 there until the next window); a slot 63 ahead is kept. Again if
-  # a window boundary passed meanwhile.
-  q -c "CREATE ROLE ops" -c "GRANT USAGE ON SCHEMA ids TO ops" \
-    -c "GRANT EXECUTE ON FUNCTION ids.locality_uuid_release_future_windows() TO ops"
+  # The release, by a member of the owner role (a grant of EXECUTE alone
+  # is refused: sql_edition_safety.sh): slots 100 windows ahead and the
+  # current window's slot exactly 64 ahead are given back, each closed for
+  # the newest real window of its own (54000 there until the next window);
+  # a slot 63 ahead is kept. Again if a window boundary passed meanwhile.
+  q -c "CREATE ROLE ops" -c "GRANT app_owner TO ops"
   for attempt in 1 2 3; do
     w0=$(q -c "SELECT $now_w")
     w="$w0::int8"
@@ -448,9 +451,9 @@ SQL
   done
   [ "$released" = "63 62 1 63" ] || fail "the release: got '$released', wanted '63 62 1 63'"
   [ "$slots" = "63 closed, 1 kept" ] || fail "the slots after the release: $slots"
-  echo "ok: locality_uuid_release_future_windows() by a role with EXECUTE only: 63 released (62 100 ahead, 1 exactly 64), $slots"
-  left=$(q -c "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = 1280664916")
-  [ "$left" = 0 ] || fail "the release left $left advisory locks"
+  echo "ok: locality_uuid_release_future_windows() by a member of the owner role: 63 released (62 100 ahead, 1 exactly 64), $slots"
+  left=$(q -c "SELECT count(*) FROM pg_locks WHERE relation = 'ids.locality_uuid_lock'::regclass")
+  [ "$left" = 0 ] || fail "the release left $left locks on the takeover's view"
   g -c "SELECT setval(r, ((w + 1) << 32) + 2147483648, true)
         FROM (SELECT $now_w + k AS w FROM generate_series(0, 1) k) n,
              LATERAL (SELECT (ids.locality_uuid_runs())[mod(w, 64)::int + 1] AS r) s" >/dev/null
@@ -469,30 +472,31 @@ SQL
                                 LATERAL (SELECT * FROM ids.locality_uuid_window_usage() WHERE m.n > 0) w)
      SELECT (SELECT count(*) FROM made, u WHERE public.locality_uuid_timestamp(made.id) >= u.window_start
                                              AND public.locality_uuid_timestamp(made.id) < u.window_end) = u.ids_drawn
-            AND u.ids_left = 2147483648 - u.ids_drawn AND u.ids_drawn > 0 AND u.window_end - u.window_start = interval '10 min'
+            AND u.ids_left = 2147483648 - $start - u.ids_drawn AND u.ids_drawn > 0 AND u.window_end - u.window_start = interval '10 min'
      FROM u" "t"
   g -c "SELECT setval(r, (($now_w - 70) << 32) + 12345) FROM unnest(ids.locality_uuid_runs()) r" >/dev/null
-  expect "a run taken over from an older window starts at the base + 1" \
+  expect "a run taken over from an older window starts at the base + 1 + the run start" \
     "SELECT public.locality_uuid_counter(id, true)
-            = (ids.locality_uuid_window_base(floor(extract(epoch FROM public.locality_uuid_timestamp(id)) / 600)::int8) + 1) % 4294967296
+            = (ids.locality_uuid_window_base(floor(extract(epoch FROM public.locality_uuid_timestamp(id)) / 600)::int8) + 1 + $start)
+              % 4294967296
      FROM (SELECT ids.locality_uuid(true) AS id) s" "t"
 
-  # The takeover is serialised: while another session holds the runs'
-  # advisory locks, a sequential id that must take its run over waits
-  # (seen in pg_stat_activity), and goes on when they are released.
+  # The takeover is serialised: while the owner holds the runs' lock (the
+  # view locality_uuid_lock, in a transaction left open), a sequential id
+  # that must take its run over waits (seen in pg_stat_activity), and goes
+  # on when it is released.
   g -c "SELECT setval(r, (($now_w - 70) << 32) + 12345) FROM unnest(ids.locality_uuid_runs()) r" >/dev/null
-  g -c "SELECT count(pg_advisory_lock(1280664916, r::oid::int)) FROM unnest(ids.locality_uuid_runs()) r" \
-    -c "SELECT pg_sleep(60)" >/dev/null 2>&1 &
+  g -c "BEGIN" -c "LOCK TABLE ids.locality_uuid_lock IN EXCLUSIVE MODE" -c "SELECT pg_sleep(60)" >/dev/null 2>&1 &
   holder=$!
   for _ in $(seq 1 100); do
-    [ "$(q -c "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")" = 64 ] && break
+    [ "$(q -c "SELECT count(*) FROM pg_locks WHERE relation = 'ids.locality_uuid_lock'::regclass AND granted")" = 1 ] && break
     sleep 0.1
   done
   g -c "SELECT ids.locality_uuid(true)" >"$WORK/waited.txt" 2>&1 &
   waiter=$!
   waits=0
   for _ in $(seq 1 300); do
-    waits=$(q -c "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'
+    waits=$(q -c "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND wait_event = 'relation'
                                                           AND query LIKE '%locality_uuid(true)%'")
     [ "$waits" = 1 ] && break
     kill -0 $waiter 2>/dev/null || break
@@ -500,14 +504,14 @@ SQL
   done
   # A second waiter, canceled while it waits, keeps no lock behind.
   psql -X -q -At -d app -c "SET ROLE app_owner" -c "SELECT ids.locality_uuid(true) AS to_cancel" \
-    -c "SELECT 'locks held after the cancel: ' || count(*) FROM pg_locks WHERE pid = pg_backend_pid() AND locktype = 'advisory'" \
+    -c "SELECT 'locks held after the cancel: ' || count(*) FROM pg_locks WHERE pid = pg_backend_pid() AND relation = 'ids.locality_uuid_lock'::regclass" \
     >"$WORK/canceled.txt" 2>&1 &
   canceled=$!
   for _ in $(seq 1 300); do
-    [ "$(q -c "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'advisory'")" = 2 ] && break
+    [ "$(q -c "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'relation' AND query LIKE '%locality_uuid(true)%'")" = 2 ] && break
     sleep 0.1
   done
-  q -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE wait_event = 'advisory' AND query LIKE '%to_cancel%'" >/dev/null
+  q -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE wait_event = 'relation' AND query LIKE '%to_cancel%'" >/dev/null
   wait $canceled || true
   grep -q "canceling statement due to user request" "$WORK/canceled.txt" && grep -q "locks held after the cancel: 0" "$WORK/canceled.txt" ||
     { cat "$WORK/canceled.txt"; fail "a waiter canceled during the takeover"; }
@@ -515,10 +519,11 @@ SQL
   q -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'" >/dev/null
   wait $holder || true
   wait $waiter || fail "the waiting id failed: $(cat "$WORK/waited.txt")"
-  [ "$waits" = 1 ] || fail "a takeover did not wait for the runs' advisory lock"
-  expect "a takeover waits for the runs' advisory lock, then starts the run" \
+  [ "$waits" = 1 ] || fail "a takeover did not wait for the runs' lock"
+  expect "a takeover waits for the runs' lock, then starts the run" \
     "SELECT public.locality_uuid_counter(id, true)
-            = (ids.locality_uuid_window_base(floor(extract(epoch FROM public.locality_uuid_timestamp(id)) / 600)::int8) + 1) % 4294967296
+            = (ids.locality_uuid_window_base(floor(extract(epoch FROM public.locality_uuid_timestamp(id)) / 600)::int8) + 1 + $start)
+              % 4294967296
      FROM (VALUES ('$(cat "$WORK/waited.txt")'::uuid)) v(id)" "t"
 
   # 16 clients at once, each making ids in both modes, after every run was
@@ -554,9 +559,9 @@ PGB
     echo "ok: app_user cannot $call: $(echo "$out" | grep -o 'ERROR: .*')"
   done
   out=$(psql -X -q -At -d app -v ON_ERROR_STOP=1 -c "SET ROLE app_user" \
-          -c "SELECT ids_left + ids_drawn FROM ids.locality_uuid_window_usage()" 2>&1) || fail "app_user's window usage: $out"
+          -c "SELECT ids_left + ids_drawn + $start FROM ids.locality_uuid_window_usage()" 2>&1) || fail "app_user's window usage: $out"
   [ "$out" = 2147483648 ] || fail "app_user's window usage: $out"
-  echo "ok: app_user reads the window's usage: ids_left + ids_drawn = $out"
+  echo "ok: app_user reads the window's usage: ids_left + ids_drawn + the run start = $out"
 
   # An immediate stop (a crash): the sequences, WAL-logged, continue past
   # every value handed out before it. A fresh install, so the ids before
@@ -649,9 +654,9 @@ SQL
   g -c "CREATE SCHEMA gone"
   psql -X -q -d app -c "SET ROLE app_owner" -v locality_schema=gone -f "$SCRIPT" >/dev/null
   objects="SELECT (SELECT count(*) FROM pg_proc WHERE pronamespace = 'gone'::regnamespace) || ' routines, '
-                  || (SELECT count(*) FROM pg_class WHERE relnamespace = 'gone'::regnamespace) || ' sequences'"
+                  || (SELECT count(*) FROM pg_class WHERE relnamespace = 'gone'::regnamespace) || ' relations'"
   installed=$(q -c "$objects")
-  [ "$installed" = "56 routines, 67 sequences" ] || fail "installed into gone: $installed"
+  [ "$installed" = "62 routines, 71 relations" ] || fail "installed into gone: $installed"
   g -c "CREATE TABLE public.uses_gone (id uuid DEFAULT gone.locality_uuid())"
   if out=$(psql -X -q -d app -c "SET ROLE app_owner" -v locality_schema=gone -f "$UNINSTALL" 2>&1); then
     fail "uninstalled under a DEFAULT that uses it"
@@ -666,7 +671,7 @@ SQL
   psql -X -q -d app -c "SET ROLE app_owner" -v locality_schema=gone -f "$UNINSTALL" >/dev/null
   expect "the uninstall drops every routine and sequence of the edition, no other" \
     "$objects || ': ' || (SELECT string_agg(oid::regprocedure::text, ',') FROM pg_proc WHERE pronamespace = 'gone'::regnamespace)" \
-    "1 routines, 0 sequences: gone.locality_uuid(integer)"
+    "1 routines, 0 relations: gone.locality_uuid(integer)"
   c_members="SELECT count(*) FROM pg_depend WHERE refobjid = (SELECT oid FROM pg_extension WHERE extname = 'locality_uuid')"
   members=$(q -c "$c_members")
   if out=$(psql -X -q -d app -v locality_schema=public -f "$UNINSTALL" 2>&1); then
@@ -702,11 +707,11 @@ SQL
     -c "CREATE OPERATOR mine.!~ (LEFTARG = name, RIGHTARG = name, FUNCTION = mine.trap)" \
     -c "CREATE OPERATOR mine.= (LEFTARG = oid, RIGHTARG = regnamespace, FUNCTION = mine.trap_on)" \
     -c "CREATE OPERATOR mine.= (LEFTARG = oid, RIGHTARG = int4, FUNCTION = mine.trap_oi)"
-  for case in "mine|42501: locality_uuid_sql: a superuser installs it only into a schema that only superusers own and create objects in|owned by app_owner" \
-              "granted|42501: locality_uuid_sql: a superuser installs it only into a schema that only superusers own and create objects in|CREATE is granted to app_owner" \
-              "leftover|42501: locality_uuid_sql: a superuser installs it only into a schema that only superusers own and create objects in|owned by app_owner" \
-              "planted|42710: locality_uuid_sql: schema planted already holds objects of the edition's names|Found: locality_uuid_variable_start()" \
-              "public|42710: locality_uuid_sql: the SQL edition goes to a schema without the C edition|extension locality_uuid"; do
+  for case in "mine|42501: locality_uuid: install refused: schema mine is owned by role app_owner|A schema's owner can drop and replace" \
+              "granted|42501: locality_uuid: install refused: other roles may create objects in schema granted|CREATE on schema granted is granted to app_owner" \
+              "leftover|42501: locality_uuid: install refused: schema leftover holds objects of other roles|Found: function leftover.f() of app_owner" \
+              "planted|42710: locality_uuid: install refused: schema planted already holds objects of the edition's names|Found: function planted.locality_uuid_variable_start() of postgres" \
+              "public|42710: locality_uuid: install refused: schema public holds the extension locality_uuid|The C edition's functions have the SQL edition's names"; do
     IFS='|' read -r bad message detail <<<"$case"
     if out=$(psql -X -q -d ext -v ON_ERROR_STOP=1 -v VERBOSITY=verbose -c "CREATE EXTENSION locality_uuid_sql SCHEMA $bad" 2>&1); then
       fail "the extension went into schema $bad"
@@ -724,14 +729,13 @@ SQL
                                   || coalesce(obj_description(p.oid, 'pg_proc'), ''), E'\n' ORDER BY p.proname, p.oid::regprocedure::text))
                    || ' ' || count(*)
             FROM pg_proc p WHERE p.pronamespace = 'ids'::regnamespace
-              AND p.proname NOT IN ('locality_uuid_node_id', 'hot_guid_machine_name', 'hot_guid_machine_id', 'locality_uuid_variable_start',
-                                   'locality_uuid_node_home')"
+              AND p.proname NOT IN ('locality_uuid_node_id', 'hot_guid_machine_name', 'hot_guid_machine_id', 'locality_uuid_variable_start')"
   DB=ext expect "the extension's routines are the psql script's, word for word" "$routines" "$(q -c "$routines")"
   DB=ext expect "the extension: members, config sequences, owner a superuser" \
     "SELECT (SELECT count(*) FROM pg_depend d WHERE d.refobjid = x.oid AND d.classid = 'pg_proc'::regclass) || ' routines, '
-            || (SELECT count(*) FROM pg_depend d WHERE d.refobjid = x.oid AND d.classid = 'pg_class'::regclass) || ' sequences, '
+            || (SELECT count(*) FROM pg_depend d WHERE d.refobjid = x.oid AND d.classid = 'pg_class'::regclass) || ' relations, '
             || cardinality(x.extconfig) || ' dumped, owner superuser: ' || (SELECT rolsuper FROM pg_roles WHERE oid = x.extowner)
-     FROM pg_extension x WHERE x.extname = 'locality_uuid_sql'" "56 routines, 67 sequences, 67 dumped, owner superuser: true"
+     FROM pg_extension x WHERE x.extname = 'locality_uuid_sql'" "62 routines, 71 relations, 70 dumped, owner superuser: true"
   out=$(psql -X -q -At -v ON_ERROR_STOP=1 -d ext -c "SELECT ids.locality_uuid_set_node(77, 'ext-host')" 2>&1) ||
     fail "set_node by a superuser: $out"
   got=$(e -c "SELECT public.locality_uuid_node(ids.locality_uuid()) || ' ' || public.locality_uuid_node(ids.locality_uuid(true))
@@ -761,14 +765,33 @@ SQL
   psql -X -q -At -v ON_ERROR_STOP=1 -d tle \
     -c "CREATE SCHEMA pgtle" -c "CREATE TABLE pgtle.calls (name text, version text, description text, ext text, requires text[])" \
     -c "CREATE FUNCTION pgtle.install_extension(name text, version text, description text, ext text, requires text[] DEFAULT NULL)
-          RETURNS text LANGUAGE sql AS \$\$ INSERT INTO pgtle.calls VALUES (name, version, description, ext, requires); SELECT 'OK' \$\$" >/dev/null
+          RETURNS text LANGUAGE sql AS \$\$ INSERT INTO pgtle.calls VALUES (name, version, description, ext, requires); SELECT 'OK' \$\$" \
+    -c "CREATE FUNCTION pgtle.install_update_path(name text, fromvers text, tovers text, ext text)
+          RETURNS bool LANGUAGE sql AS \$\$ INSERT INTO pgtle.calls VALUES (name, fromvers || '--' || tovers, NULL, ext); SELECT true \$\$" \
+    -c "CREATE FUNCTION pgtle.available_extension_versions(OUT name name, OUT version text)
+          RETURNS SETOF record LANGUAGE sql AS \$\$ SELECT name::name, version FROM pgtle.calls WHERE description IS NOT NULL \$\$" \
+    -c "CREATE FUNCTION pgtle.extension_update_paths(name name, OUT source text, OUT target text, OUT path text)
+          RETURNS SETOF record LANGUAGE sql AS \$\$ SELECT split_part(version, '--', 1), split_part(version, '--', 2), version
+                                                      FROM pgtle.calls WHERE description IS NULL \$\$" >/dev/null
   psql -X -q -At -v ON_ERROR_STOP=1 -d tle -f "$ROOT/locality_uuid_sql_pgtle.sql" >/dev/null
   version=$(sed -n "s/^default_version = '\(.*\)'$/\1/p" "$ROOT/locality_uuid_sql/locality_uuid_sql.control")
   ext_script="$ROOT/locality_uuid_sql/locality_uuid_sql--$version.sql"
   want="locality_uuid_sql $version $({ echo; grep -v '^\\echo ' "$ext_script"; } | md5sum | cut -c1-32) $(sed -n "s/^comment = '\(.*\)'$/\1/p" "$ROOT/locality_uuid_sql/locality_uuid_sql.control")"
-  got=$(psql -X -At -d tle -c "SELECT name || ' ' || version || ' ' || md5(ext) || ' ' || description FROM pgtle.calls")
+  got=$(psql -X -At -d tle -c "SELECT name || ' ' || version || ' ' || md5(ext) || ' ' || description FROM pgtle.calls WHERE description IS NOT NULL")
   [ "$got" = "$want" ] || fail "the pg_tle script: $got, wanted $want"
   echo "ok: the pg_tle script installs the extension script of ${ext_script##*/}: ${got:0:60}..."
+  # Its update paths: each update script's text, once.
+  for update in "$ROOT"/locality_uuid_sql/locality_uuid_sql--*--*.sql; do
+    path=$(basename "$update" .sql); path=${path#locality_uuid_sql--}
+    want="$path $({ echo; grep -v '^\\echo ' "$update"; } | md5sum | cut -c1-32)"
+    got=$(psql -X -At -d tle -c "SELECT version || ' ' || md5(ext) FROM pgtle.calls WHERE version = '$path'")
+    [ "$got" = "$want" ] || fail "the pg_tle update path $path: $got, wanted $want"
+    echo "ok: the pg_tle script installs the update path $path"
+  done
+  # Run again (after an upgrade of the script itself, to add a version):
+  # what pg_tle holds already is not installed twice.
+  psql -X -q -At -v ON_ERROR_STOP=1 -d tle -f "$ROOT/locality_uuid_sql_pgtle.sql" >/dev/null
+  DB=tle expect "the pg_tle script run twice installs each once" "SELECT count(*) = count(DISTINCT version) FROM pgtle.calls" "t"
 
   # The README's examples, as a managed service's user runs them.
   psql -X -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE managed OWNER app_owner"
@@ -779,23 +802,23 @@ SQL
     fail "the C edition is in the examples' database"
   python3 "$ROOT/test/integration/lib/readme_blocks.py" compare "$WORK" || fail "README's SQL edition examples"
 
-  # A copy of that database (CREATE DATABASE ... TEMPLATE) warns once per
-  # session, at its first id, until it gets its own node value; the
-  # original does not.
+  # A copy of that database (CREATE DATABASE ... TEMPLATE): its first
+  # session's first id moves the counters and warns once; later sessions
+  # and the original never (sql_edition_safety.sh counts what a copy and
+  # its origin make).
   psql -X -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE managed_copy TEMPLATE managed OWNER app_owner"
   two_ids() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$1" -c "SET ROLE app_owner" -c "SELECT locality_uuid() IS NOT NULL" \
                 -c "SELECT hot_guid(1) IS NOT NULL" -c "SELECT locality_uuid(true) IS NOT NULL" 2>&1; }
   out=$(two_ids managed_copy)
-  [ "$(grep -c '^WARNING:  locality_uuid: this database is a copy of the one its node value 17 was set in$' <<<"$out")" = 1 ] &&
-    grep -q '^DETAIL:  The node value was set in database [0-9]* of system [0-9]*; this is database [0-9]* of system [0-9]*. A copy makes' <<<"$out" ||
+  [ "$(grep -c '^WARNING:  locality_uuid: this database is a copy: its counters moved past fresh random points$' <<<"$out")" = 1 ] &&
+    grep -q '^DETAIL:  The counters were bound to database [0-9]* of system [0-9]*; this is [0-9]* of system [0-9]*. A copy continues' <<<"$out" ||
     fail "a copy's first ids: $out"
-  echo "ok: a copy's session warns once, at its first id: $(grep -E '^(WARNING|HINT)' <<<"$out" | tr '\n' ' ')"
+  echo "ok: a copy's first session warns once, at its first id: $(grep -E '^(WARNING|HINT)' <<<"$out" | tr '\n' ' ')"
+  out=$(two_ids managed_copy)
+  [ "$out" = "$(printf 't\nt\nt')" ] || fail "the copy's second session warned: $out"
   out=$(two_ids managed)
   [ "$out" = "$(printf 't\nt\nt')" ] || fail "the original warned: $out"
-  psql -X -q -At -v ON_ERROR_STOP=1 -d managed_copy -c "SET ROLE app_owner" -c "SELECT locality_uuid_set_node(18, 'db-18')" >/dev/null
-  out=$(two_ids managed_copy)
-  [ "$out" = "$(printf 't\nt\nt')" ] || fail "the copy with its own node value warned: $out"
-  echo "ok: neither the original nor the copy with its own node value warns"
+  echo "ok: neither the copy's later sessions nor the original warn"
 }
 export -f run
 # The C edition, the oracle, counts per session on purpose (no warnings).

@@ -230,3 +230,25 @@ TEST(Generator, RejectsTimesOutsideThe48BitField) {
         EXPECT_EQ(make_id_at(g.cells, g.bases, m, 0, kStamp, &u), GenStatus::ok);
     }
 }
+
+TEST(Handover, VariableDrawOfACounterContinuesItsSequence) {
+    // The draw that makes a counter, for any start: the next draw makes the
+    // counter one step on, so one generator continues another's sequence.
+    for (std::uint32_t start : {0u, 1u, 0x12345678u, 0xFFFFFFFFu}) {
+        for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{123456789}, std::uint64_t{0xFFFFFFFF}}) {
+            const std::uint32_t c = variable_counter(start, n);
+            EXPECT_EQ(variable_draw_of(start, c), static_cast<std::uint32_t>(n));
+            EXPECT_EQ(variable_counter(start, variable_draw_of(start, c) + 1), c + kVariableStep);
+        }
+    }
+    // Across starts: the draw of another start's counter.
+    EXPECT_EQ(variable_counter(7u, variable_draw_of(7u, variable_counter(99u, 5))), variable_counter(99u, 5));
+}
+
+TEST(Handover, NextDrawWithLowBitsNeverGoesBack) {
+    EXPECT_EQ(next_draw_with(100, 100, 24), 100u);
+    EXPECT_EQ(next_draw_with(100, 101, 24), 101u);
+    EXPECT_EQ(next_draw_with(100, 99, 24), 99u + (1u << 24));
+    EXPECT_EQ(next_draw_with((5ull << 31) + 7, 3, 31), (6ull << 31) + 3);
+    EXPECT_EQ(next_draw_with(0xFFFFFFFFull, 0, 32), 0x100000000ull);
+}

@@ -1,0 +1,31 @@
+-- locality_uuid 1.2 -> 1.3
+-- Only CREATE FUNCTION, CREATE PROCEDURE (PL/pgSQL, stored, not run),
+-- ALTER FUNCTION (volatility), REVOKE and COMMENT,
+-- every type schema-qualified, as in the install scripts
+-- (test/integration/install_scripts.sh checks both).
+
+\echo Use "ALTER EXTENSION locality_uuid UPDATE TO '1.3'" to load this file. \quit
+
+-- Handing the counters over between the C and SQL editions, or two
+-- versions, on one database with one node value (README: moving between
+-- the editions): where the server-wide counters go on, and moving them on
+-- to continue another's. Superusers only, or roles granted EXECUTE.
+CREATE FUNCTION locality_uuid_counters(
+        OUT variable_next pg_catalog.int8, OUT given_time_next pg_catalog.int8, OUT hot_next pg_catalog.int8,
+        OUT run_window pg_catalog.int8, OUT run_next pg_catalog.int8)
+    RETURNS pg_catalog.record
+    AS 'MODULE_PATHNAME', 'locality_uuid_counters'
+    LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+REVOKE ALL ON FUNCTION locality_uuid_counters() FROM PUBLIC;
+COMMENT ON FUNCTION locality_uuid_counters() IS
+    'Where this edition''s counters go on: next variable counter, given-time index, Hot Guid draw, and the clock window''s run';
+
+CREATE FUNCTION locality_uuid_continue_after(variable_next pg_catalog.int8, given_time_next pg_catalog.int8,
+                                             hot_next pg_catalog.int8, run_window pg_catalog.int8,
+                                             run_next pg_catalog.int8)
+    RETURNS pg_catalog.void
+    AS 'MODULE_PATHNAME', 'locality_uuid_continue_after'
+    LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+REVOKE ALL ON FUNCTION locality_uuid_continue_after(pg_catalog.int8, pg_catalog.int8, pg_catalog.int8, pg_catalog.int8, pg_catalog.int8) FROM PUBLIC;
+COMMENT ON FUNCTION locality_uuid_continue_after(pg_catalog.int8, pg_catalog.int8, pg_catalog.int8, pg_catalog.int8, pg_catalog.int8) IS
+    'Moves this edition''s counters forward so that its next ids continue where another''s (its locality_uuid_counters()) stop';

@@ -1,0 +1,151 @@
+#!/bin/sh
+# Prints the check every form of the SQL edition runs before it changes
+# anything (a DO block; the schema is current_schema(), where each form
+# installs): the edition trusts no object it did not make. Trusted roles
+# are the installing role (current_user), superusers, and
+# pg_database_owner (14+) when the database's owner is trusted. Refused:
+#   22023  a schema name that is not plain (the sources name the schema in
+#          string literals) or a keyword
+#   42710  the schema of the C edition (same names), or, for the psql
+#          script, of the extension locality_uuid_sql
+#   42501  a schema owned by another role (its owner can drop and replace
+#          what is in it), or in which another role may create objects
+#          (CREATE granted to it or to PUBLIC), or that holds an object of
+#          another role (a function, operator, type, relation, ... that the
+#          edition's bodies could meet)
+#   42501  an object of the edition's names that the installing role does
+#          not own (psql script: a re-run, which upgrades, finds only its
+#          own objects)
+#   42710  any object of the edition's names (extension: a fresh install)
+# Every message starts "locality_uuid: install refused:" and names the
+# check; the DETAIL names the objects and roles. The comparisons use only
+# operand types that pg_catalog has exact operators for (text, oid, name,
+# bool), so an operator planted in the schema, which is on the search path
+# here, never runs.
+# Usage: install_check.sh psql|extension ROUTINE_NAMES RELATION_NAMES
+#   (names comma-separated)
+set -eu
+mode=$1
+routines=$2
+relations=$3
+case $mode in
+psql) fresh_only=false ;;
+extension) fresh_only=true ;;
+*) echo "install_check.sh: mode psql or extension, not $mode" >&2; exit 2 ;;
+esac
+cat <<EOF
+DO \$check\$
+DECLARE
+    schema_name pg_catalog.text := pg_catalog.current_schema()::pg_catalog.text;
+    nsp pg_catalog.oid;
+    installer pg_catalog.oid := (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = pg_catalog.current_user());
+    db_owner pg_catalog.oid := (SELECT d.datdba FROM pg_catalog.pg_database d WHERE d.datname = pg_catalog.current_database());
+    trusted pg_catalog.oid[];
+    found pg_catalog.text;
+    fresh_only pg_catalog.bool := $fresh_only;
+BEGIN
+    IF schema_name IS NULL THEN
+        RAISE EXCEPTION 'locality_uuid: install refused: no schema to install into'
+            USING ERRCODE = '3F000', HINT = 'Create the schema first, and name it: -v locality_schema=NAME.';
+    END IF;
+    IF schema_name !~ '^[a-z_][a-z0-9_]*\$' OR schema_name ~ '^pg_' OR pg_catalog.quote_ident(schema_name) <> schema_name THEN
+        RAISE EXCEPTION 'locality_uuid: install refused: the schema name must be lower-case letters, digits and _, and not a keyword'
+            USING ERRCODE = '22023', DETAIL = pg_catalog.format('The schema is %s.', pg_catalog.quote_ident(schema_name));
+    END IF;
+    nsp := schema_name::pg_catalog.regnamespace::pg_catalog.oid;
+    SELECT e.extname::pg_catalog.text INTO found FROM pg_catalog.pg_extension e
+    WHERE e.extnamespace = nsp AND (e.extname = 'locality_uuid' OR (NOT fresh_only AND e.extname = 'locality_uuid_sql'));
+    IF found IS NOT NULL THEN
+        RAISE EXCEPTION 'locality_uuid: install refused: schema % holds the extension %', schema_name, found
+            USING ERRCODE = '42710',
+                  DETAIL = CASE WHEN found = 'locality_uuid' THEN 'The C edition''s functions have the SQL edition''s names.'
+                                ELSE 'CREATE EXTENSION and ALTER EXTENSION manage that one.' END,
+                  HINT = 'Install the SQL edition into a schema of its own.';
+    END IF;
+    -- Trusted: the installing role, superusers, and pg_database_owner if
+    -- the database's owner is one of those.
+    trusted := ARRAY(SELECT r.oid FROM pg_catalog.pg_roles r
+                     WHERE r.oid = installer OR r.rolsuper
+                        OR (r.rolname = 'pg_database_owner'
+                            AND (db_owner = installer OR (SELECT o.rolsuper FROM pg_catalog.pg_roles o WHERE o.oid = db_owner))));
+    SELECT pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(n.nspowner)::pg_catalog.text) INTO found
+    FROM pg_catalog.pg_namespace n WHERE n.oid = nsp AND NOT n.nspowner = ANY (trusted);
+    IF found IS NOT NULL THEN
+        RAISE EXCEPTION 'locality_uuid: install refused: schema % is owned by role %', schema_name, found
+            USING ERRCODE = '42501',
+                  DETAIL = pg_catalog.format('A schema''s owner can drop and replace the objects in it; the installing role is %s.',
+                                             pg_catalog.quote_ident(pg_catalog.current_user()::pg_catalog.text)),
+                  HINT = 'As the installing role: CREATE SCHEMA ids, and install there.';
+    END IF;
+    SELECT pg_catalog.string_agg(DISTINCT CASE WHEN a.grantee = 0::pg_catalog.oid THEN 'PUBLIC'
+                                               ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(a.grantee)::pg_catalog.text) END, ', ')
+    INTO found
+    FROM pg_catalog.pg_namespace n, pg_catalog.aclexplode(coalesce(n.nspacl, pg_catalog.acldefault('n', n.nspowner))) a
+    WHERE n.oid = nsp AND a.privilege_type = 'CREATE' AND NOT a.grantee = ANY (trusted);
+    IF found IS NOT NULL THEN
+        RAISE EXCEPTION 'locality_uuid: install refused: other roles may create objects in schema %', schema_name
+            USING ERRCODE = '42501',
+                  DETAIL = pg_catalog.format('CREATE on schema %s is granted to %s: a function or operator they create there could run in the edition''s calls.',
+                                             schema_name, found),
+                  HINT = pg_catalog.format('REVOKE CREATE ON SCHEMA %s FROM %s, or install into a schema of the installing role''s own.',
+                                           schema_name, found);
+    END IF;
+    SELECT pg_catalog.string_agg(o.what || ' of ' || pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(o.owner)::pg_catalog.text), ', '
+                                 ORDER BY o.what)
+    INTO found
+    FROM (SELECT 'function ' || schema_name || '.' || p.proname::pg_catalog.text
+                 || '(' || pg_catalog.pg_get_function_identity_arguments(p.oid) || ')' AS what, p.proowner AS owner
+          FROM pg_catalog.pg_proc p WHERE p.pronamespace = nsp
+          UNION ALL SELECT 'operator ' || schema_name || '.' || o.oprname::pg_catalog.text, o.oprowner
+          FROM pg_catalog.pg_operator o WHERE o.oprnamespace = nsp
+          UNION ALL SELECT 'type ' || schema_name || '.' || t.typname::pg_catalog.text, t.typowner
+          FROM pg_catalog.pg_type t WHERE t.typnamespace = nsp
+          UNION ALL SELECT 'relation ' || schema_name || '.' || c.relname::pg_catalog.text, c.relowner
+          FROM pg_catalog.pg_class c WHERE c.relnamespace = nsp
+          UNION ALL SELECT 'collation ' || c.collname::pg_catalog.text, c.collowner
+          FROM pg_catalog.pg_collation c WHERE c.collnamespace = nsp
+          UNION ALL SELECT 'conversion ' || c.conname::pg_catalog.text, c.conowner
+          FROM pg_catalog.pg_conversion c WHERE c.connamespace = nsp
+          UNION ALL SELECT 'operator class ' || c.opcname::pg_catalog.text, c.opcowner
+          FROM pg_catalog.pg_opclass c WHERE c.opcnamespace = nsp
+          UNION ALL SELECT 'operator family ' || f.opfname::pg_catalog.text, f.opfowner
+          FROM pg_catalog.pg_opfamily f WHERE f.opfnamespace = nsp
+          UNION ALL SELECT 'text search configuration ' || c.cfgname::pg_catalog.text, c.cfgowner
+          FROM pg_catalog.pg_ts_config c WHERE c.cfgnamespace = nsp
+          UNION ALL SELECT 'text search dictionary ' || d.dictname::pg_catalog.text, d.dictowner
+          FROM pg_catalog.pg_ts_dict d WHERE d.dictnamespace = nsp
+          UNION ALL SELECT 'statistics object ' || s.stxname::pg_catalog.text, s.stxowner
+          FROM pg_catalog.pg_statistic_ext s WHERE s.stxnamespace = nsp) AS o
+    WHERE NOT o.owner = ANY (trusted);
+    IF found IS NOT NULL THEN
+        RAISE EXCEPTION 'locality_uuid: install refused: schema % holds objects of other roles', schema_name
+            USING ERRCODE = '42501',
+                  DETAIL = pg_catalog.format('Found: %s. The edition would call or meet them.', found),
+                  HINT = 'Install into a schema in which only the installing role has made objects.';
+    END IF;
+    SELECT pg_catalog.string_agg(o.what || ' of ' || pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(o.owner)::pg_catalog.text), ', '
+                                 ORDER BY o.what)
+    INTO found
+    FROM (SELECT 'function ' || schema_name || '.' || p.proname::pg_catalog.text
+                 || '(' || pg_catalog.pg_get_function_identity_arguments(p.oid) || ')' AS what, p.proowner AS owner
+          FROM pg_catalog.pg_proc p
+          WHERE p.pronamespace = nsp AND p.proname = ANY ('{$routines}'::pg_catalog.name[])
+          UNION ALL
+          SELECT 'relation ' || schema_name || '.' || c.relname::pg_catalog.text, c.relowner
+          FROM pg_catalog.pg_class c
+          WHERE c.relnamespace = nsp AND c.relname = ANY ('{$relations}'::pg_catalog.name[])) AS o
+    WHERE fresh_only OR NOT o.owner = installer;
+    IF found IS NOT NULL AND fresh_only THEN
+        RAISE EXCEPTION 'locality_uuid: install refused: schema % already holds objects of the edition''s names', schema_name
+            USING ERRCODE = '42710', DETAIL = pg_catalog.format('Found: %s.', found),
+                  HINT = 'Install into a new schema, or drop those objects (the psql edition: locality_uuid_sql_uninstall.sql) first.';
+    END IF;
+    IF found IS NOT NULL THEN
+        RAISE EXCEPTION 'locality_uuid: install refused: schema % holds objects of the edition''s names that role % does not own',
+                        schema_name, pg_catalog.current_user()
+            USING ERRCODE = '42501', DETAIL = pg_catalog.format('Found: %s.', found),
+                  HINT = 'Run the script again as the role that installed the edition (the owner of its objects).';
+    END IF;
+END
+\$check\$;
+EOF
