@@ -72,10 +72,11 @@ COMMENT ON FUNCTION locality_uuid_micros_of(pg_catalog.timestamptz) IS
 -- A Locality UUID from the counter as written (8 hex digits), the
 -- session's pid and node value and Unix microseconds: the pid, the version
 -- nibble and the node are one 48-bit number, the milliseconds another.
--- Each argument is used once, so a maker's call is inlined.
+-- Each argument is used once, so a maker's call is inlined. PARALLEL
+-- RESTRICTED: a worker's pg_backend_pid() is the worker's.
 CREATE OR REPLACE FUNCTION locality_uuid_id_of(counter_hex pg_catalog.text, micros pg_catalog.int8)
     RETURNS pg_catalog.uuid
-    LANGUAGE sql STABLE PARALLEL SAFE AS $$
+    LANGUAGE sql STABLE PARALLEL RESTRICTED AS $$
 SELECT (counter_hex
         || pg_catalog.lpad(pg_catalog.to_hex(((pg_catalog.pg_backend_pid() & 65535)::pg_catalog.int8 << 32)
                                              | 2952790016::pg_catalog.int8

@@ -1,51 +1,46 @@
 -- Reading Hot Guids back, as the C edition's src/core/hot_guid.hpp (the
 -- layout of .NET's HotGuid). Any uuid decodes: the layout has no version
--- marker. In the text form (positions of pg_catalog.substr):
+-- marker. Its bytes (pg_catalog.get_byte of pg_catalog.uuid_send):
 --
---   1-8    unix seconds, big-endian          10-11, 12-13  machine bytes 1, 0
---   15-16  pid high byte   17-18 machine byte 2   20-21 pid low byte
---   22-23, 25-28  counter (24 bits, big-endian)   29-36 shard key, little-endian
+--   0-3    unix seconds, big-endian          4, 5  machine bytes 1, 0
+--   6      pid high byte   7 machine byte 2   8 pid low byte
+--   9-11   counter (24 bits, big-endian)     12-15 shard key, little-endian
 --
 -- One inlinable expression each, as the Locality readers.
 
 CREATE OR REPLACE FUNCTION hot_guid_shard_key(id pg_catalog.uuid) RETURNS pg_catalog.int8
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT ('x' || pg_catalog.substr(id::pg_catalog.text, 35, 2) || pg_catalog.substr(id::pg_catalog.text, 33, 2)
-            || pg_catalog.substr(id::pg_catalog.text, 31, 2) || pg_catalog.substr(id::pg_catalog.text, 29, 2))
-       ::pg_catalog.bit(32)::pg_catalog.int8
+SELECT (pg_catalog.get_byte(pg_catalog.uuid_send(id), 15)::pg_catalog.int8 << 24) | ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 14) << 16) | (pg_catalog.get_byte(pg_catalog.uuid_send(id), 13) << 8) | pg_catalog.get_byte(pg_catalog.uuid_send(id), 12))::pg_catalog.int8
 $$;
 COMMENT ON FUNCTION hot_guid_shard_key(pg_catalog.uuid) IS
     'Shard key of a Hot Guid (its last four bytes, little-endian)';
 
 CREATE OR REPLACE FUNCTION hot_guid_timestamp(id pg_catalog.uuid) RETURNS pg_catalog.timestamptz
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT pg_catalog.timezone('UTC', pg_catalog.timestamp 'epoch'
-         + ('x' || pg_catalog.substr(id::pg_catalog.text, 1, 8))::pg_catalog.bit(32)::pg_catalog.int8::pg_catalog.float8
-           * pg_catalog.interval '1 second')
+SELECT pg_catalog.timezone(pg_catalog.interval '0', pg_catalog.timestamp '1970-01-01 00:00:00'
+       + ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 0)::pg_catalog.int8 << 24) | ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 1) << 16) | (pg_catalog.get_byte(pg_catalog.uuid_send(id), 2) << 8) | pg_catalog.get_byte(pg_catalog.uuid_send(id), 3))::pg_catalog.int8)::pg_catalog.float8
+         * pg_catalog.interval '1 second')
 $$;
 COMMENT ON FUNCTION hot_guid_timestamp(pg_catalog.uuid) IS
     'Time of a Hot Guid, in whole seconds';
 
 CREATE OR REPLACE FUNCTION hot_guid_counter(id pg_catalog.uuid) RETURNS pg_catalog.int4
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT ('x' || pg_catalog.substr(id::pg_catalog.text, 22, 2) || pg_catalog.substr(id::pg_catalog.text, 25, 4))
-       ::pg_catalog.bit(24)::pg_catalog.int4
+SELECT (pg_catalog.get_byte(pg_catalog.uuid_send(id), 9) << 16) | (pg_catalog.get_byte(pg_catalog.uuid_send(id), 10) << 8) | pg_catalog.get_byte(pg_catalog.uuid_send(id), 11)
 $$;
 COMMENT ON FUNCTION hot_guid_counter(pg_catalog.uuid) IS
     'The 24-bit counter of a Hot Guid';
 
 CREATE OR REPLACE FUNCTION hot_guid_pid(id pg_catalog.uuid) RETURNS pg_catalog.int4
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT ('x' || pg_catalog.substr(id::pg_catalog.text, 15, 2) || pg_catalog.substr(id::pg_catalog.text, 20, 2))
-       ::pg_catalog.bit(16)::pg_catalog.int4
+SELECT (pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) << 8) | pg_catalog.get_byte(pg_catalog.uuid_send(id), 8)
 $$;
 COMMENT ON FUNCTION hot_guid_pid(pg_catalog.uuid) IS
     'Process id (mod 65536) of the process that made a Hot Guid';
 
 CREATE OR REPLACE FUNCTION hot_guid_machine(id pg_catalog.uuid) RETURNS pg_catalog.text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT pg_catalog.substr(id::pg_catalog.text, 12, 2) || pg_catalog.substr(id::pg_catalog.text, 10, 2)
-    || pg_catalog.substr(id::pg_catalog.text, 17, 2)
+SELECT pg_catalog.lpad(pg_catalog.to_hex((pg_catalog.get_byte(pg_catalog.uuid_send(id), 5) << 16) | (pg_catalog.get_byte(pg_catalog.uuid_send(id), 4) << 8) | pg_catalog.get_byte(pg_catalog.uuid_send(id), 7)), 6, '0')
 $$;
 COMMENT ON FUNCTION hot_guid_machine(pg_catalog.uuid) IS
     'Machine bytes of a Hot Guid: the first three bytes of MD5(machine name), as hex';

@@ -22,17 +22,22 @@
 # operand types that pg_catalog has exact operators for (text, oid, name,
 # bool), so an operator planted in the schema, which is on the search path
 # here, never runs.
-# Usage: install_check.sh psql|extension ROUTINE_NAMES RELATION_NAMES
+# Usage: install_check.sh psql|update|extension ROUTINE_NAMES RELATION_NAMES
 #   (names comma-separated)
 set -eu
 mode=$1
 routines=$2
 relations=$3
+# psql: an install or an upgrade by the psql script; update: ALTER
+# EXTENSION ... UPDATE (the extension's own schema); extension: CREATE
+# EXTENSION (a fresh install).
 case $mode in
-psql) fresh_only=false ;;
-extension) fresh_only=true ;;
-*) echo "install_check.sh: mode psql or extension, not $mode" >&2; exit 2 ;;
+psql) fresh_only=false; sql_extension_here=refused ;;
+update) fresh_only=false; sql_extension_here=expected ;;
+extension) fresh_only=true; sql_extension_here=expected ;;
+*) echo "install_check.sh: mode psql, update or extension, not $mode" >&2; exit 2 ;;
 esac
+[ $sql_extension_here = refused ] && refuse_sql_extension=true || refuse_sql_extension=false
 cat <<EOF
 DO \$check\$
 DECLARE
@@ -43,6 +48,7 @@ DECLARE
     trusted pg_catalog.oid[];
     found pg_catalog.text;
     fresh_only pg_catalog.bool := $fresh_only;
+    refuse_sql_extension pg_catalog.bool := $refuse_sql_extension;
 BEGIN
     IF schema_name IS NULL THEN
         RAISE EXCEPTION 'locality_uuid: install refused: no schema to install into'
@@ -54,7 +60,7 @@ BEGIN
     END IF;
     nsp := schema_name::pg_catalog.regnamespace::pg_catalog.oid;
     SELECT e.extname::pg_catalog.text INTO found FROM pg_catalog.pg_extension e
-    WHERE e.extnamespace = nsp AND (e.extname = 'locality_uuid' OR (NOT fresh_only AND e.extname = 'locality_uuid_sql'));
+    WHERE e.extnamespace = nsp AND (e.extname = 'locality_uuid' OR (refuse_sql_extension AND e.extname = 'locality_uuid_sql'));
     IF found IS NOT NULL THEN
         RAISE EXCEPTION 'locality_uuid: install refused: schema % holds the extension %', schema_name, found
             USING ERRCODE = '42710',

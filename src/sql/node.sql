@@ -182,8 +182,12 @@ BEGIN
     -- (README: moving between the editions).
     SELECT n.nspname INTO c_schema FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
     WHERE e.extname = 'locality_uuid';
-    IF c_schema IS NOT NULL THEN
-        EXECUTE pg_catalog.format('SELECT %I.locality_uuid_node_id()', c_schema) INTO c_node;
+    IF c_schema IS NOT NULL AND pg_catalog.has_schema_privilege(c_schema, 'USAGE') THEN
+        BEGIN
+            EXECUTE pg_catalog.format('SELECT %I.locality_uuid_node_id()', c_schema) INTO c_node;
+        EXCEPTION WHEN OTHERS THEN
+            c_node := NULL;  -- not this role's to run: nothing to compare
+        END;
         IF c_node = node_id THEN
             RAISE WARNING 'locality_uuid: the C edition in schema % has node value % too', c_schema, node_id
                 USING DETAIL = 'Both editions make ids with this node value: they can make the same ids unless one continues the other''s counters.',

@@ -109,23 +109,23 @@ $$;
 COMMENT ON FUNCTION form_uuid_v1_nth(pg_catalog.timestamptz, pg_catalog.int8, pg_catalog.macaddr) IS
     'The ordinal-th (0..163839) distinct version 1 UUID of one microsecond and MAC';
 
--- Readers: NULL unless version 1 with the RFC 4122 variant (text position
--- 15 is the version, 20 starts with the variant bits 10: 8, 9, a or b).
--- The ticks' microseconds since 1582-10-15 (ticks / 10) as whole seconds
--- and microseconds after it, each product exact in a double; written out
--- rather than through locality_uuid_from_unix_micros, whose argument here
--- would be too costly to inline twice.
+-- Readers: NULL unless version 1 with the RFC 4122 variant (byte 6's high
+-- nibble is the version, byte 8's two high bits the variant, 10), read from
+-- the uuid's bytes (pg_catalog.get_byte of pg_catalog.uuid_send). The
+-- ticks' microseconds since 1582-10-15 (ticks / 10) as whole seconds and
+-- microseconds after it, each product exact in a double (timestamp +
+-- interval, IMMUTABLE, then UTC: timestamptz + interval is STABLE and would
+-- keep the reader from being inlined); written out rather than through
+-- locality_uuid_from_unix_micros, whose argument here would be too costly
+-- to inline twice.
 CREATE OR REPLACE FUNCTION uuid_v1_timestamp(id pg_catalog.uuid) RETURNS pg_catalog.timestamptz
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT CASE WHEN pg_catalog.substr(id::pg_catalog.text, 15, 1) = '1'
-             AND pg_catalog.substr(id::pg_catalog.text, 20, 1) IN ('8', '9', 'a', 'b') THEN
-  pg_catalog.timezone('UTC', pg_catalog.timestamp '1582-10-15 00:00:00'
-    + (('x' || pg_catalog.substr(id::pg_catalog.text, 16, 3) || pg_catalog.substr(id::pg_catalog.text, 10, 4)
-            || pg_catalog.substr(id::pg_catalog.text, 1, 8))::pg_catalog.bit(60)::pg_catalog.int8 / 10000000)::pg_catalog.float8
-      * pg_catalog.interval '1 second'
-    + (pg_catalog.mod(('x' || pg_catalog.substr(id::pg_catalog.text, 16, 3) || pg_catalog.substr(id::pg_catalog.text, 10, 4)
-            || pg_catalog.substr(id::pg_catalog.text, 1, 8))::pg_catalog.bit(60)::pg_catalog.int8, 10000000) / 10)::pg_catalog.float8
-      * pg_catalog.interval '1 microsecond')
+SELECT CASE WHEN pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) >> 4 = 1 AND pg_catalog.get_byte(pg_catalog.uuid_send(id), 8) & 192 = 128 THEN
+  pg_catalog.timezone(pg_catalog.interval '0', pg_catalog.timestamp '1582-10-15 00:00:00'
+    + ((('x' || pg_catalog.encode(pg_catalog.substring(pg_catalog.uuid_send(id), 7, 2) || pg_catalog.substring(pg_catalog.uuid_send(id), 5, 2)
+            || pg_catalog.substring(pg_catalog.uuid_send(id), 1, 4), 'hex'))::pg_catalog.bit(64)::pg_catalog.int8 & 1152921504606846975) / 10000000)::pg_catalog.float8 * pg_catalog.interval '1 second'
+    + (pg_catalog.mod((('x' || pg_catalog.encode(pg_catalog.substring(pg_catalog.uuid_send(id), 7, 2) || pg_catalog.substring(pg_catalog.uuid_send(id), 5, 2)
+            || pg_catalog.substring(pg_catalog.uuid_send(id), 1, 4), 'hex'))::pg_catalog.bit(64)::pg_catalog.int8 & 1152921504606846975), 10000000) / 10)::pg_catalog.float8 * pg_catalog.interval '1 microsecond')
 END
 $$;
 COMMENT ON FUNCTION uuid_v1_timestamp(pg_catalog.uuid) IS
@@ -133,9 +133,8 @@ COMMENT ON FUNCTION uuid_v1_timestamp(pg_catalog.uuid) IS
 
 CREATE OR REPLACE FUNCTION uuid_v1_clock_seq(id pg_catalog.uuid) RETURNS pg_catalog.int4
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT CASE WHEN pg_catalog.substr(id::pg_catalog.text, 15, 1) = '1'
-             AND pg_catalog.substr(id::pg_catalog.text, 20, 1) IN ('8', '9', 'a', 'b') THEN
-  ('x' || pg_catalog.substr(id::pg_catalog.text, 20, 4))::pg_catalog.bit(16)::pg_catalog.int4 & 16383
+SELECT CASE WHEN pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) >> 4 = 1 AND pg_catalog.get_byte(pg_catalog.uuid_send(id), 8) & 192 = 128 THEN
+  ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 8) & 63) << 8) | pg_catalog.get_byte(pg_catalog.uuid_send(id), 9)
 END
 $$;
 COMMENT ON FUNCTION uuid_v1_clock_seq(pg_catalog.uuid) IS
@@ -143,9 +142,10 @@ COMMENT ON FUNCTION uuid_v1_clock_seq(pg_catalog.uuid) IS
 
 CREATE OR REPLACE FUNCTION uuid_v1_node(id pg_catalog.uuid) RETURNS pg_catalog.macaddr
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT CASE WHEN pg_catalog.substr(id::pg_catalog.text, 15, 1) = '1'
-             AND pg_catalog.substr(id::pg_catalog.text, 20, 1) IN ('8', '9', 'a', 'b') THEN
-  pg_catalog.substr(id::pg_catalog.text, 25, 12)::pg_catalog.macaddr
+SELECT CASE WHEN pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) >> 4 = 1 AND pg_catalog.get_byte(pg_catalog.uuid_send(id), 8) & 192 = 128 THEN
+  (pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.get_byte(pg_catalog.uuid_send(id), 10)), 2, '0') || ':' || pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.get_byte(pg_catalog.uuid_send(id), 11)), 2, '0')
+   || ':' || pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.get_byte(pg_catalog.uuid_send(id), 12)), 2, '0') || ':' || pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.get_byte(pg_catalog.uuid_send(id), 13)), 2, '0')
+   || ':' || pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.get_byte(pg_catalog.uuid_send(id), 14)), 2, '0') || ':' || pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.get_byte(pg_catalog.uuid_send(id), 15)), 2, '0'))::pg_catalog.macaddr
 END
 $$;
 COMMENT ON FUNCTION uuid_v1_node(pg_catalog.uuid) IS
