@@ -110,6 +110,8 @@ major_suites() {
     skip sql-edition "under qemu: SQL and PL/pgSQL only, no code of ours that an architecture changes; i386 runs it natively"
   else
     suite sql-edition timeout --kill-after=30 900 bash "$ROOT/test/integration/sql_edition.sh"
+    suite sql-edition-safety timeout --kill-after=30 900 bash "$ROOT/test/integration/sql_edition_safety.sh"
+    suite sql-edition-moves timeout --kill-after=30 900 bash "$ROOT/test/integration/sql_edition_moves.sh"
   fi
   if [ -n "${LOCALITY_ARCH:-}" ]; then
     # The CLI's known-answer decodes and its agreement with SQL: this
@@ -167,7 +169,7 @@ trap 'kill $preparer 2>/dev/null' EXIT
 log "PostgreSQL $PG_MAJOR on this machine"
 major_suites
 for t in "$ROOT"/test/integration/*.sh; do
-  case "$(basename "$t")" in upgrade.sh | sql_edition.sh | sql_edition_ha.sh | ha.sh | debian_package.sh) continue ;; esac  # per major, above
+  case "$(basename "$t")" in upgrade.sh | sql_edition*.sh | ha.sh | debian_package.sh) continue ;; esac  # per major, above
   suite "$(basename "$t" .sh)" timeout --kill-after=30 1800 bash "$t"
 done
 

@@ -21,11 +21,11 @@
 --  * Hot Guids: the 24-bit counter is the draw of locality_uuid_hot_seq mod
 --    2^24, and the second is the clock's (README: what differs).
 --
--- Besides the counters, three sequences hold values set with setval, so
+-- Besides the counters, four sequences hold values set with setval, so
 -- that they change without DDL and without waiting for any transaction:
--- where the counters were last bound (locality_uuid_home_system and
--- locality_uuid_home_database: a copy of the database elsewhere moves its
--- counters, node.sql) and the run start.
+-- where the counters were last bound (locality_uuid_home_system,
+-- _database and _timeline: a copy of the database elsewhere, or a new
+-- timeline, moves its counters, node.sql) and the run start.
 --
 -- Every object here is created by the installing role itself (the install
 -- refuses a schema where another role owns anything or may create, and any
@@ -42,7 +42,8 @@ BEGIN
     FOR name, cache IN
         SELECT s.name, s.cache
         FROM (VALUES ('locality_uuid_variable_seq', 256), ('locality_uuid_at_seq', 256), ('locality_uuid_hot_seq', 256),
-                     ('locality_uuid_home_system', 1), ('locality_uuid_home_database', 1), ('locality_uuid_run_start', 1)) AS s(name, cache)
+                     ('locality_uuid_home_system', 1), ('locality_uuid_home_database', 1), ('locality_uuid_home_timeline', 1),
+                     ('locality_uuid_run_start', 1)) AS s(name, cache)
         UNION ALL
         -- The sequential runs: one sequence per slot, CACHE 1, since the
         -- ids of a window count up server-wide.

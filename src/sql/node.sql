@@ -8,26 +8,32 @@
 -- random values, once; locality_uuid_set_node() writes new ones (and a
 -- changed function invalidates the plans that inlined it).
 --
--- Copies. A database made from this one elsewhere (a dump restored in
--- another database or cluster, CREATE DATABASE ... TEMPLATE, pg_upgrade's
--- new cluster) carries its node value and its counters, and would make the
--- ids its origin makes. The counters are bound to a place (the system
--- identifier and the database's oid, in locality_uuid_home_system and
--- locality_uuid_home_database); each session's first id checks it, and a
--- database that is somewhere else moves every counter past a fresh random
--- point, binds them here and says so (a WARNING to the session, a LOG
--- line): ids continue at once, and a copy that runs beside its origin no
--- longer counts through the same values (README: copies). A clone of the
--- whole cluster (a snapshot, a branch, a PITR restore to a new instance)
--- keeps both and is not noticed; a promoted standby is rightly the same
--- place.
+-- Copies, and timelines. A database made from this one elsewhere (a dump
+-- restored in another database or cluster, CREATE DATABASE ... TEMPLATE,
+-- pg_upgrade's new cluster) carries its node value and its counters, and
+-- would make the ids its origin makes; so would a server restored to a
+-- point in time, or a standby promoted, while the server it came from
+-- still makes ids. The counters are bound to a place (the system
+-- identifier, the database's oid and the timeline WAL is written on, in
+-- locality_uuid_home_system, _database and _timeline); each session's
+-- first id checks it. A database somewhere else (a copy) moves every
+-- counter past a fresh random point, binds them here and says so in a
+-- WARNING to the session and a LOG line; a database on a new timeline (a
+-- promotion, the end of a point-in-time recovery) does the same with the
+-- LOG line alone: failover needs no human and alarms no application. Ids
+-- continue at once either way, and a copy or a restored server that runs
+-- beside its origin no longer counts through the same values (README:
+-- copies). A clone of the whole cluster's files that keeps its timeline
+-- (a snapshot, a branch) keeps all three and is not noticed.
 
--- Where this database is: "system identifier/database oid" (the system
--- part empty for a role that may not read pg_control_system()).
+-- Where this database is: "system identifier/database oid/timeline" (the
+-- system part empty for a role that may not read pg_control_system(), the
+-- timeline empty during recovery, when no id is made).
 CREATE OR REPLACE FUNCTION locality_uuid_here() RETURNS pg_catalog.text
     LANGUAGE plpgsql STABLE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     system_id pg_catalog.text := '';
+    timeline pg_catalog.text := '';
 BEGIN
     IF pg_catalog.has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE') THEN
         BEGIN
@@ -36,47 +42,55 @@ BEGIN
             system_id := '';  -- a service that refuses it: the database's oid alone
         END;
     END IF;
+    IF NOT pg_catalog.pg_is_in_recovery() THEN
+        -- The timeline WAL is written on now (the name of its current
+        -- file starts with it), at once after a promotion.
+        BEGIN
+            timeline := ('x' || pg_catalog.left(pg_catalog.pg_walfile_name(pg_catalog.pg_current_wal_lsn()), 8))
+                        ::pg_catalog.bit(32)::pg_catalog.int8::pg_catalog.text;
+        EXCEPTION WHEN OTHERS THEN
+            timeline := '';
+        END;
+    END IF;
     RETURN system_id || '/' || (SELECT d.oid::pg_catalog.text FROM pg_catalog.pg_database d
-                                WHERE d.datname = pg_catalog.current_database());
+                                WHERE d.datname = pg_catalog.current_database()) || '/' || timeline;
 END
 $$;
 COMMENT ON FUNCTION locality_uuid_here() IS
-    'SQL edition: this database''s place, system identifier/database oid, to tell a copy from the database its counters were bound in';
+    'SQL edition: this database''s place, system identifier/database oid/timeline, to tell a copy or a new timeline from where its counters were bound';
 
 -- Binds the counters to this database's place (locality_uuid_here()), and
--- first, if they are bound elsewhere (this database is a copy), moves every
--- counter past a fresh random point: the variable draw by 2^30 to 3 * 2^30
--- (a point of the counter's cycle no nearer than 2^30 ids to the origin's),
--- the given-time draw by 2^29 to 3 * 2^29 of its 2^31, the Hot Guid draw by
--- 2^22 to 3 * 2^22 of its 2^24, every run the clock may still draw from by
--- 2^20 to 2^21 places (a run it fills is closed), and the run start of new
--- windows redrawn. Sequences move at once, without waiting on a
--- transaction; all of it under the runs' lock (released at the end of the
--- block), so that two sessions that find the copy move it once. Returns
--- where the counters were bound and whether this call moved them.
+-- first, if they are bound elsewhere (this database is a copy) or on
+-- another timeline, moves every counter past a fresh random point: the
+-- variable draw by 2^30 to 3 * 2^30 (a point of the counter's cycle no
+-- nearer than 2^30 ids to the origin's), the given-time draw by 2^29 to
+-- 3 * 2^29 of its 2^31, the Hot Guid draw by 2^22 to 3 * 2^22 of its 2^24,
+-- every run the clock may still draw from by 2^20 to 2^21 places (a run it
+-- fills is closed), and the run start of new windows redrawn. Sequences
+-- move at once, without waiting on a transaction; all of it under the
+-- runs' lock (released at the end of the block), so that two sessions
+-- that find the move to make make it once. Returns why it moved them
+-- ('copy', 'timeline' or NULL) and where the counters were bound.
 -- SECURITY DEFINER: setval is the owner's; what it does is fixed, and it
--- does it only to a database that is not where its counters are bound.
-CREATE OR REPLACE FUNCTION locality_uuid_bind_here(OUT moved pg_catalog.bool, OUT bound_system pg_catalog.text,
-                                                   OUT bound_database pg_catalog.text)
+-- does it only where the counters are not bound.
+CREATE OR REPLACE FUNCTION locality_uuid_bind_here(OUT moved pg_catalog.text, OUT bound_system pg_catalog.text,
+                                                   OUT bound_database pg_catalog.text, OUT bound_timeline pg_catalog.text)
     RETURNS pg_catalog.record
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET lock_timeout = '10s' AS $$
 DECLARE
     here pg_catalog.text[] := pg_catalog.string_to_array(@extschema@.locality_uuid_here(), '/');
-    system_id pg_catalog.int8;
-    database_id pg_catalog.int8;
     now_w pg_catalog.int8;
     v pg_catalog.int8;
 BEGIN
-    moved := false;
     BEGIN
         LOCK TABLE @extschema@.locality_uuid_lock IN EXCLUSIVE MODE;
-        system_id := pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_system');
-        database_id := pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_database');
-        bound_system := system_id::pg_catalog.text;
-        bound_database := database_id::pg_catalog.text;
-        IF database_id IS NOT NULL AND (database_id::pg_catalog.text <> here[2]
-                                        OR (system_id::pg_catalog.text <> '0' AND here[1] <> '' AND system_id::pg_catalog.text <> here[1])) THEN
-            moved := true;
+        bound_system := pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_system')::pg_catalog.text;
+        bound_database := pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_database')::pg_catalog.text;
+        bound_timeline := pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_timeline')::pg_catalog.text;
+        moved := CASE WHEN bound_database IS NULL THEN NULL
+                      WHEN bound_database <> here[2] OR (bound_system <> '0' AND here[1] <> '' AND bound_system <> here[1]) THEN 'copy'
+                      WHEN bound_timeline IS NOT NULL AND here[3] <> '' AND bound_timeline <> here[3] THEN 'timeline' END;
+        IF moved IS NOT NULL THEN
             PERFORM pg_catalog.setval('@extschema@.locality_uuid_variable_seq',
                         coalesce(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_variable_seq'), 0)
                         + 1073741824 + pg_catalog.floor(pg_catalog.random() * 2147483648::pg_catalog.float8)::pg_catalog.int8),
@@ -98,37 +112,47 @@ BEGIN
                 END IF;
             END LOOP;
         END IF;
-        IF moved OR database_id IS NULL THEN
+        IF moved IS NOT NULL OR bound_database IS NULL OR bound_timeline IS DISTINCT FROM NULLIF(here[3], '') THEN
             PERFORM pg_catalog.setval('@extschema@.locality_uuid_home_system', coalesce(NULLIF(here[1], ''), '0')::pg_catalog.int8),
                     pg_catalog.setval('@extschema@.locality_uuid_home_database', here[2]::pg_catalog.int8);
+            IF here[3] <> '' THEN
+                PERFORM pg_catalog.setval('@extschema@.locality_uuid_home_timeline', here[3]::pg_catalog.int8);
+            END IF;
         END IF;
         RAISE SQLSTATE 'LU001';  -- leaves the block: its lock goes, the sequences stay set
     EXCEPTION WHEN SQLSTATE 'LU001' THEN
         NULL;
     END;
-    IF moved THEN
-        RAISE LOG 'locality_uuid: the counters of schema % were bound to database % of system %, this is database % of system %: moved past fresh random points',
-            '@extschema@', bound_database, bound_system, here[2], coalesce(NULLIF(here[1], ''), 'unknown');
+    IF moved IS NOT NULL THEN
+        RAISE LOG 'locality_uuid: the counters of schema % were bound to database % of system % on timeline %, this is database % of system % on timeline %: moved past fresh random points (%)',
+            '@extschema@', bound_database, bound_system, coalesce(bound_timeline, 'unknown'), here[2],
+            coalesce(NULLIF(here[1], ''), 'unknown'), coalesce(NULLIF(here[3], ''), 'unknown'),
+            CASE moved WHEN 'copy' THEN 'a copy' ELSE 'a new timeline: a promotion, or the end of a point-in-time recovery' END;
     END IF;
 END
 $$;
 COMMENT ON FUNCTION locality_uuid_bind_here() IS
-    'SQL edition: binds the counters to this database, moving them past fresh random points if they were bound elsewhere (a copy)';
+    'SQL edition: binds the counters to this database and timeline, moving them past fresh random points if they were bound elsewhere (a copy) or on another timeline';
 
 -- Once per session, before its first id (the generators call it while
 -- locality_uuid_sql.home_checked is not on): binds the counters here, and
--- warns if this session found the database a copy and moved them.
+-- warns if this session found the database a copy and moved them. A
+-- standby or a read-only transaction makes no id (the draw that follows
+-- says so, 25006) and binds nothing: the next id checks again.
 CREATE OR REPLACE FUNCTION locality_uuid_check_home() RETURNS pg_catalog.void
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     bound record;
 BEGIN
+    IF pg_catalog.pg_is_in_recovery() OR pg_catalog.current_setting('transaction_read_only') = 'on' THEN
+        RETURN;
+    END IF;
     SELECT * INTO bound FROM @extschema@.locality_uuid_bind_here();
-    IF bound.moved THEN
+    IF bound.moved = 'copy' THEN
         RAISE WARNING 'locality_uuid: this database is a copy: its counters moved past fresh random points'
             USING DETAIL = pg_catalog.format('The counters were bound to database %s of system %s; this is %s. A copy continues its origin''s counters and, with its node value %s, would make the ids its origin makes.',
                                              bound.bound_database, coalesce(NULLIF(bound.bound_system, '0'), 'unknown'),
-                                             pg_catalog.replace(@extschema@.locality_uuid_here(), '/', ' of system '),
+                                             pg_catalog.regexp_replace(@extschema@.locality_uuid_here(), '^([^/]*)/([^/]*)/.*$', '\2 of system \1'),
                                              @extschema@.locality_uuid_node_id()),
                   HINT = 'If the origin still makes ids, give this database its own node value: SELECT locality_uuid_set_node(node_id, machine_name).';
     END IF;
@@ -136,7 +160,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION locality_uuid_check_home() IS
-    'SQL edition: once per session, binds the counters to this database (moving them if it is a copy) and warns if it moved them';
+    'SQL edition: once per session, binds the counters to this database (moving them if it is a copy or on a new timeline) and warns of a copy';
 
 -- The node value and the Hot Guid machine name of this database, as
 -- constant functions (the C edition's names and comments for the first
@@ -209,6 +233,7 @@ DECLARE
     home pg_catalog.text[];
 BEGIN
     IF pg_catalog.to_regprocedure('@extschema@.locality_uuid_node_home()') IS NOT NULL THEN
+        -- (Its timeline is not known: the first id binds it.)
         EXECUTE 'SELECT pg_catalog.string_to_array(@extschema@.locality_uuid_node_home(), ''/'')' INTO home;
         IF pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_database') IS NULL THEN
             PERFORM pg_catalog.setval('@extschema@.locality_uuid_home_system', coalesce(NULLIF(home[1], ''), '0')::pg_catalog.int8),
