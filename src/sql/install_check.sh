@@ -105,7 +105,7 @@ BEGIN
           UNION ALL SELECT 'operator ' || schema_name || '.' || o.oprname::pg_catalog.text, o.oprowner
           FROM pg_catalog.pg_operator o WHERE o.oprnamespace = nsp
           UNION ALL SELECT 'type ' || schema_name || '.' || t.typname::pg_catalog.text, t.typowner
-          FROM pg_catalog.pg_type t WHERE t.typnamespace = nsp
+          FROM pg_catalog.pg_type t WHERE t.typnamespace = nsp AND t.typrelid = 0::pg_catalog.oid  -- (a relation's: listed as such)
           UNION ALL SELECT 'relation ' || schema_name || '.' || c.relname::pg_catalog.text, c.relowner
           FROM pg_catalog.pg_class c WHERE c.relnamespace = nsp
           UNION ALL SELECT 'collation ' || c.collname::pg_catalog.text, c.collowner
