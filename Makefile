@@ -11,7 +11,10 @@ SOURCE_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 EXTENSION = locality_uuid
 MODULE_big = locality_uuid
 DATA = $(notdir $(wildcard $(SOURCE_DIR)/locality_uuid--*.sql))
-OBJS = $(patsubst $(SOURCE_DIR)/%.cpp,%.o,$(sort $(wildcard $(SOURCE_DIR)/src/core/*.cpp $(SOURCE_DIR)/src/pg/*.cpp)))
+# src/pg is a folder per concern (src/pg/README.md).
+PG_GLUE_DIRS = src/pg src/pg/functions src/pg/counters src/pg/reservations src/pg/identity
+OBJS = $(patsubst $(SOURCE_DIR)/%.cpp,%.o,$(sort $(wildcard $(SOURCE_DIR)/src/core/*.cpp \
+       $(foreach d,$(PG_GLUE_DIRS),$(SOURCE_DIR)/$(d)/*.cpp))))
 
 # The extension's version, for the module's magic block (shown by
 # pg_get_loaded_modules() on PostgreSQL 18+).
@@ -29,7 +32,7 @@ ISOLATION_OPTS = --load-extension=locality_uuid
 # PostgreSQL's headers are included as system headers (-isystem wins over
 # PGXS's -I for the same directory), so the warning flags below judge only
 # this project's code.
-PG_CPPFLAGS = -I$(SOURCE_DIR)/src/core -isystem $(includedir_server) -isystem $(includedir_internal) \
+PG_CPPFLAGS = -I$(SOURCE_DIR)/src/core -I$(SOURCE_DIR)/src/pg -isystem $(includedir_server) -isystem $(includedir_internal) \
               -DLOCALITY_UUID_VERSION='"$(EXTVERSION)"'
 # No exceptions or RTTI anywhere in the module: see src/pg/pg_boundary.hpp.
 # -fvisibility=hidden: see src/pg/pg_boundary.hpp.
@@ -64,8 +67,8 @@ include $(PGXS)
 # (a small tree, so a header change rebuilds the module). Objects go to
 # src/... below the build directory, which a VPATH build must create
 # (absolute names, or VPATH would find the source tree's directories).
-HEADERS = $(wildcard $(SOURCE_DIR)/src/core/*.hpp $(SOURCE_DIR)/src/pg/*.hpp)
-OBJECT_DIRS = $(CURDIR)/src/core $(CURDIR)/src/pg
+HEADERS = $(wildcard $(SOURCE_DIR)/src/core/*.hpp $(foreach d,$(PG_GLUE_DIRS),$(SOURCE_DIR)/$(d)/*.hpp))
+OBJECT_DIRS = $(CURDIR)/src/core $(addprefix $(CURDIR)/,$(PG_GLUE_DIRS))
 $(OBJS) $(OBJS:.o=.bc): $(HEADERS) | $(OBJECT_DIRS)
 $(OBJECT_DIRS):
 	mkdir -p $@

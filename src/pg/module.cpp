@@ -1,10 +1,11 @@
 // Module entry: settings, shared memory, and the status functions.
 #include "pg_boundary.hpp"
 
-#include "counter_state.hpp"
-#include "node.hpp"
-#include "reservation_wal.hpp"
-#include "session_counters.hpp"
+#include "counters/counter_state.hpp"
+#include "counters/session_counters.hpp"
+#include "identity/node.hpp"
+#include "reservations/reservation_wal.hpp"
+#include "reservations/shared_counters.hpp"
 #include "settings.hpp"
 
 extern "C" {

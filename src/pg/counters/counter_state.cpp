@@ -1,0 +1,126 @@
+// Making ids with the active counters: the server's (reservations/
+// shared_memory.cpp, reserved on disk and in WAL by reservations/
+// reservation.cpp) or this backend's own (backend_counters.cpp).
+#include "counters/counter_state.hpp"
+
+extern "C" {
+#include "access/xlog.h"
+}
+
+#include "civil_time.hpp"
+#include "counters/active_cells.hpp"
+#include "counters/generation_errors.hpp"
+#include "counters/session_counters.hpp"
+#include "identity/machine.hpp"
+#include "identity/node.hpp"
+#include "reservations/reservation.hpp"
+#include "reservations/restore.hpp"
+#include "settings.hpp"
+#include "wall_clock.hpp"
+
+namespace locality_pg {
+namespace {
+
+locality::WindowBaseCache window_bases;
+
+// Runs moved back since this backend last looked (a release,
+// release_runs.hpp): its cached blocks of them are of windows that no
+// longer hold their slots, and are dropped before the next draw.
+uint32 runs_lowered_seen = 0;
+void drop_blocks_of_lowered_runs(SharedCounters *shared, SharedCells &cells) {
+    const uint32 lowered = pg_atomic_read_u32(&shared->runs_released);
+    if (lowered == runs_lowered_seen) return;
+    pg_read_barrier();  // the runs as the release left them
+    for (auto &run : cells.runs) run.drop();
+    runs_lowered_seen = lowered;
+}
+
+// Calls make(locality_cells, hot_guid_cells, reservation) with the active
+// storage: the server's shared memory (whose draws must be reserved), or
+// this backend's own counters. The kinds differ in type, hence a generic
+// callable.
+template <class Make>
+auto with_active_cells(Make make) {
+    SharedCounters *shared = shared_counters();
+    if (shared == nullptr) {
+        check_session_counters();
+        return make(backend_cells(), backend_hot_cells(), locality::NoReservation{});
+    }
+    // A standby's copy of the counters can be behind its primary's.
+    if (RecoveryInProgress()) report_in_recovery();
+    if (pg_atomic_read_u32(&shared->available) == 0) {
+        // The state file could not be read at start: read it again (it may
+        // have been restored); no draw is taken meanwhile.
+        const FreshCounters fresh = fresh_counters();
+        if (!restore_late(shared, fresh)) report_unavailable(shared);
+    }
+    pg_read_barrier();  // the counters as restore_late left them
+    SharedCells &cells = shared_cells();
+    // Fixed for the server's life, except when replay adopts the primary's
+    // (reservation.cpp).
+    cells.variable_start = pg_atomic_read_u32(&shared->variable_start);
+    drop_blocks_of_lowered_runs(shared, cells);
+    return make(cells, shared_hot_cells(), SharedReservation{shared});
+}
+
+// This backend's pid and node value, recomputed only when the node value
+// can have changed (a reload of locality_uuid.node_id).
+locality::Stamp current_stamp() {
+    static int stamp_pid = 0;
+    static int stamp_setting = 0;
+    static locality::Stamp stamp{};
+    if (stamp_pid != MyProcPid || stamp_setting != setting_node_id) {
+        stamp = locality::Stamp{static_cast<uint16>(MyProcPid & 0xFFFF), current_node()};
+        stamp_pid = MyProcPid;
+        stamp_setting = setting_node_id;
+    }
+    return stamp;
+}
+
+// Waits, interruptibly, until the clock reaches the second after `seconds`
+// (at most one second; not at all if the clock stepped back further).
+void wait_for_next_second(int64 seconds) {
+    const int64 next_ms = (seconds + 1) * 1000;
+    for (int64 now = locality::wall_clock_millis(); now < next_ms && now >= next_ms - 1000;
+         now = locality::wall_clock_millis()) {
+        CHECK_FOR_INTERRUPTS();
+        pg_usleep(Min(next_ms - now, static_cast<int64>(10)) * 1000L);
+    }
+}
+
+}  // namespace
+
+locality::Uuid16 make_locality_id(bool at_given_time, locality::Mode mode, int64 millis) {
+    const locality::Stamp stamp = current_stamp();
+    locality::Uuid16 id;
+    const locality::GenStatus status = with_active_cells([&](auto &cells, auto &, auto reservation) {
+        return at_given_time ? locality::make_id_at(cells, window_bases, mode, millis, stamp, &id, reservation)
+                             : locality::make_clock_id(cells, window_bases, mode, millis, stamp, &id, reservation);
+    });
+    if (status != locality::GenStatus::ok) report_failure(status, millis);
+    return id;
+}
+
+locality::Uuid16 make_hot_guid(bool at_given_time, int64 seconds, uint32 shard_key) {
+    const locality::HotStamp stamp = current_hot_stamp();
+    locality::Uuid16 id;
+    auto make = [&](int64 at) {
+        return with_active_cells([&](auto &, auto &hot_cells, auto reservation) {
+            return at_given_time ? locality::make_hot_guid_at(hot_cells, at, stamp, shard_key, &id, reservation)
+                                 : locality::make_hot_guid_now(hot_cells, at, stamp, shard_key, &id, reservation);
+        });
+    };
+    locality::HotStatus status = make(seconds);
+    // The second is full: wait for the next one and try again; a few times,
+    // as after a restart the seconds reserved ahead (at most 2) count as
+    // full too. A clock further behind gets the error at once.
+    for (int tries = 0; status == locality::HotStatus::second_full && !at_given_time && tries < 3; ++tries) {
+        wait_for_next_second(seconds);
+        seconds = locality::floor_div(locality::wall_clock_millis(), 1000);
+        status = make(seconds);
+    }
+    if (status != locality::HotStatus::ok) report_hot_failure(status, seconds, counters_are_shared());
+    return id;
+}
+
+}  // namespace locality_pg

@@ -1,0 +1,31 @@
+// The errors of id generation, as PostgreSQL reports them: one place for
+// their SQLSTATEs, messages, details and hints.
+#pragma once
+
+#include "pg_boundary.hpp"
+
+#include "generator.hpp"
+#include "hot_guid_generator.hpp"
+#include "reservations/shared_counters.hpp"
+
+namespace locality_pg {
+
+// A server in recovery (25006).
+[[noreturn]] void report_in_recovery();
+
+// Server-wide counters that are not available: locality_uuid.state could
+// not be read at start, nor now (the file error, or XX001 for a corrupt
+// file), or a readable file waits for a superuser to accept it (55000).
+[[noreturn]] void report_unavailable(SharedCounters *s);
+
+// A draw past the reserved mark whose refill could not write the file.
+[[noreturn]] void report_not_reserved();
+
+// A Locality UUID that could not be made (status not ok).
+[[noreturn]] void report_failure(locality::GenStatus status, int64 millis);
+
+// A Hot Guid that could not be made (status not ok), by the generator of
+// this server (shared) or backend.
+[[noreturn]] void report_hot_failure(locality::HotStatus status, int64 seconds, bool shared);
+
+}  // namespace locality_pg

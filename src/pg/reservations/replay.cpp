@@ -1,0 +1,184 @@
+// Replay of the reservation records (startup process): the counters and
+// marks raised past each record, the file written where it must hold them,
+// and the end of recovery's clock Hot Guid second.
+#include "reservations/restore.hpp"
+
+#include <cerrno>
+
+#include "reservations/marks.hpp"
+#include "reservations/release_runs.hpp"
+#include "reservations/reservation.hpp"
+#include "reservations/restore_steps.hpp"
+#include "wall_clock.hpp"
+
+namespace locality_pg {
+
+namespace {
+
+// The marks two states hold (not the informational cluster stamp).
+bool same_marks(const ReservedState &a, const ReservedState &b) {
+    if (a.variable_start != b.variable_start || a.variable != b.variable ||
+        a.explicit_sequential != b.explicit_sequential || a.hot_guid != b.hot_guid ||
+        a.hot_seconds != b.hot_seconds)
+        return false;
+    for (uint32 i = 0; i < locality::kRunSlots; ++i)
+        if (a.runs[i] != b.runs[i]) return false;
+    return true;
+}
+
+// Whether a holds a mark above b's (or another variable-mode start).
+bool rises_above(const ReservedState &a, const ReservedState &b) {
+    if (a.variable_start != b.variable_start || a.variable > b.variable ||
+        a.explicit_sequential > b.explicit_sequential || a.hot_guid > b.hot_guid || a.hot_seconds > b.hot_seconds)
+        return true;
+    for (uint32 i = 0; i < locality::kRunSlots; ++i)
+        if (a.runs[i] > b.runs[i]) return true;
+    return false;
+}
+
+}  // namespace
+
+void replay_reservation(SharedCounters *s, const ReservedState &logged, ReplayKind kind) {
+    const bool release = kind == ReplayKind::release_runs;
+    const bool release_hot = kind == ReplayKind::release_hot_seconds;
+    ReservedState next{};
+    ReservedState held{};  // what the file holds
+    bool held_known = false;
+    bool adopted_unreadable = false;
+    // Without shared memory there is nothing that remembers the start:
+    // every record that raises a mark must reach the file.
+    bool replays_another = true;
+    if (s != nullptr) {
+        // Nothing is generated during recovery (counters/counter_state.cpp refuses),
+        // so raising the counters to the marks starts the promoted server
+        // past every logged reservation.
+        LWLockAcquire(s->lock, LW_EXCLUSIVE);
+        if (release) lower_runs(s, logged);
+        pg_atomic_write_u32(&s->variable_start, logged.variable_start);
+        raise_counter(&s->variable.value, logged.variable);
+        raise_counter(&s->explicit_sequential.value, logged.explicit_sequential);
+        raise_counter(&s->hot_draws.value, logged.hot_guid);
+        for (uint32 i = 0; i < locality::kRunSlots; ++i) raise_counter(&s->runs[i].value, logged.runs[i]);
+        next = snapshot(s);
+        raise_marks(&next, logged);
+        // A release of Hot Guid seconds lowers their bound to the primary's,
+        // never below a second this start opened (which only the file
+        // holds), and closes the current second as the primary did, so a
+        // standby promoted later does not keep the glitch's second.
+        if (release_hot) next.hot_seconds = Max(static_cast<uint64>(logged.hot_seconds), s->hot_seconds_floor);
+        publish(s, next);
+        if (release_hot) pull_back_hot_second(s);
+        // The seconds replay went to, for the end of recovery: a release of
+        // seconds supersedes the records before it (in this server's own
+        // WAL, a glitch's reservation the file no longer holds), and on a
+        // server replaying another's it lowers the file's bound too, so
+        // the seconds that server opens after the release count as its.
+        if (release_hot) {
+            s->hot_seconds_replayed = logged.hot_seconds;
+            if (s->replays_another) s->hot_seconds_in_file = Min(s->hot_seconds_in_file, static_cast<uint64>(logged.hot_seconds));
+        } else {
+            s->hot_seconds_replayed = Max(s->hot_seconds_replayed, static_cast<uint64>(logged.hot_seconds));
+        }
+        // A file that could not be read (not one in doubt: a file of
+        // another cluster, or put back, waits for a superuser still).
+        adopted_unreadable = pg_atomic_read_u32(&s->available) == 0 && s->doubt == StateDoubt::none;
+        held = s->on_disk;
+        held_known = s->on_disk_known;
+        replays_another = s->replays_another;
+    } else {
+        // Without server-wide counters on this server: the file alone.
+        const StateRead read = read_state_file(&next);
+        if (read != StateRead::ok) next = ReservedState{};
+        held = next;
+        held_known = read == StateRead::ok;
+        adopted_unreadable = read == StateRead::corrupt || read == StateRead::io_error;
+        raise_marks(&next, logged);
+        if (release_hot) next.hot_seconds = logged.hot_seconds;
+        next.variable_start = logged.variable_start;
+    }
+    if (release)
+        for (uint32 i = 0; i < locality::kRunSlots; ++i) next.runs[i] = logged.runs[i];
+    next.system_identifier = logged.system_identifier;
+    next.timeline = logged.timeline;
+    // Only a record the file does not hold yet is written. Crash recovery of
+    // this server's own WAL writes nothing (each record was logged after
+    // the file held it), so a file that cannot be written then does not
+    // keep the server down; it writes only a mark above the file (a file
+    // lost or replaced while the server was down) and never lowers one (a
+    // release the file holds already: writing the marks between a glitch's
+    // refill and its release could leave the file lower than before if a
+    // later write failed). A standby writes each record of its primary's
+    // that changes a mark, as a restartpoint may pass it.
+    // A file that could not be read is replaced, and server-wide counters
+    // that were unavailable for it become available: every record holds
+    // every mark of the server that wrote it as of that record, and marks
+    // only grow (a release lowers what no id made since can carry), so the
+    // replayed marks cover everything the unreadable file held of this WAL
+    // history. (Refills the file held beyond the last record were never
+    // flushed to WAL, so none of their ids was handed out: reservation.hpp.)
+    const bool needs_write = adopted_unreadable ||
+                             (replays_another ? !held_known || !same_marks(next, held)
+                                              : held_known && rises_above(next, held));
+    const bool written = !needs_write || (s != nullptr ? write_marks(s, next) : write_state_file(next));
+    const int saved_errno = errno;
+    if (needs_write && written && adopted_unreadable && s != nullptr) {
+        pg_write_barrier();  // the counters before the flag
+        pg_atomic_write_u32(&s->available, 1);
+    }
+    if (needs_write && written && adopted_unreadable) clear_doubt_mark();
+    if (s != nullptr) LWLockRelease(s->lock);
+    if (needs_write && written && adopted_unreadable)
+        ereport(LOG, (errmsg("locality_uuid: \"%s\" rewritten from a replayed reservation", kStateFile),
+                      errdetail("The file could not be read; the replayed marks cover everything it "
+                                "held of this WAL history.")));
+    if (written) return;
+    errno = saved_errno;
+    // Crash recovery of this server's own WAL: the file already held every
+    // mark ids were handed out under (it was written before each record),
+    // but for a glitch's refill that a release record then lowers. The
+    // counters stand at the replayed marks, so the first id of each makes a
+    // refill that writes the file (or fails) before it is handed out.
+    if (!replays_another) {
+        ereport(LOG, (errcode_for_file_access(),
+                      errmsg("locality_uuid: could not write \"%s\" while replaying this server's WAL: %m",
+                             kStateFile),
+                      errdetail("Recovery goes on: the file holds every mark this server handed out ids "
+                                "under, and ids beyond it fail until it can be written.")));
+        return;
+    }
+    // Replaying another server's WAL (a standby, point-in-time recovery, a
+    // backup): as for a data file that replay cannot write, the startup
+    // process fails, and with it the server; started again once the file
+    // can be written, replay goes on from the last restartpoint.
+    ereport(ERROR, (errcode_for_file_access(),
+                    errmsg("could not write \"%s\" while replaying a locality_uuid reservation: %m",
+                           kStateFile),
+                    errdetail("The file must hold every replayed reservation of another server before "
+                              "a restartpoint passes its record."),
+                    errhint("Free space in the data directory's file system, or make the file "
+                            "writable, and start the server again.")));
+}
+
+void close_current_hot_second(SharedCounters *s) {
+    if (s == nullptr) return;
+    // Crash recovery replays only what the file already held; a standby, a
+    // point-in-time recovery or a start from a backup replays seconds its
+    // origin opened beyond the file's.
+    if (s->hot_seconds_replayed > s->hot_seconds_in_file) close_hot_seconds(s);
+    if (!s->replays_another) return;  // the start opened what it could
+    // A clock behind the seconds the origin reserved (a standby's clock
+    // behind its primary's): as a restart does, open the first second no id
+    // can carry yet, rather than refuse clock Hot Guids until the clock
+    // catches up. Reserved in the file first; the first refill logs it.
+    // Nothing generates yet: recovery has not ended.
+    const uint64 now = static_cast<uint64>(locality::wall_clock_millis() / 1000);
+    ReservedState written = snapshot(s);
+    const uint64 unused_second = written.hot_seconds;
+    if (now + 1 >= unused_second) return;
+    written.system_identifier = s->on_disk.system_identifier;
+    written.timeline = s->on_disk.timeline;
+    written.hot_seconds = unused_second + kHotSecondsAhead;
+    if (write_marks(s, written)) open_hot_second(s, unused_second, written.hot_seconds);
+}
+
+}  // namespace locality_pg

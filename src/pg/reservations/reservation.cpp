@@ -1,0 +1,154 @@
+#include "reservations/reservation.hpp"
+
+#include <cerrno>
+#include <ctime>
+
+extern "C" {
+#include "access/xlog.h"
+#if PG_VERSION_NUM >= 140000
+#include "utils/wait_event.h"  // PG_WAIT_EXTENSION (in pgstat.h before 14)
+#endif
+}
+
+#include "generator.hpp"
+#include "reservations/marks.hpp"
+#include "reservations/reservation_wal.hpp"
+
+namespace locality_pg {
+namespace {
+
+// The error of the last failed write, reported after the draw failed.
+int reserve_errno = 0;
+
+// After a failed write, the next attempt waits this long (F11 of the 1.2
+// review: a failing disk otherwise meets a write attempt, and a LOG line
+// from fd.c, on every draw of the half reservation before the mark).
+constexpr uint64 kRetryMillis = 100;
+
+// Milliseconds of CLOCK_MONOTONIC: one clock for every backend, which no
+// clock step moves.
+uint64 monotonic_millis() {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<uint64>(ts.tv_sec) * 1000 + static_cast<uint64>(ts.tv_nsec) / 1000000;
+}
+
+// Whether a write failed less than kRetryMillis ago; then reserve_errno is
+// that write's error.
+bool backing_off(SharedCounters *s) {
+    const uint64 retry_at = pg_atomic_read_u64(&s->write_retry_at);
+    if (retry_at == 0 || monotonic_millis() >= retry_at) return false;
+    pg_read_barrier();  // the error stored before the time
+    reserve_errno = s->write_errno;
+    return true;
+}
+
+// Where this server's WAL goes now, for the file (informational).
+TimeLineID current_timeline() {
+    if (RecoveryInProgress()) return 0;
+#if PG_VERSION_NUM >= 150000
+    return GetWALInsertionTimeLine();
+#else
+    return ThisTimeLineID;
+#endif
+}
+
+
+// Raises d's mark to d + its reservation: the file first, then the WAL
+// record (flushed), then shared memory (the order reservation.hpp's
+// invariant rests on). The caller holds the lock. False (errno saved) if the
+// file could not be written; nothing is published then.
+bool extend_reservation(SharedCounters *s, const locality::Draw &d) {
+    ReservedState next = snapshot(s);
+    switch (d.counter) {
+        case locality::Counter::variable: next.variable = d.position + kReserve; break;
+        case locality::Counter::explicit_sequential: next.explicit_sequential = d.position + kReserve; break;
+        case locality::Counter::hot_guid: next.hot_guid = d.position + kHotReserve; break;
+        case locality::Counter::hot_second: next.hot_seconds = d.position + kHotSecondsAhead; break;
+        case locality::Counter::run: {
+            next.runs[d.slot] = ((static_cast<uint64>(d.window) + 1) << 32) |
+                                Min(d.position + kReserve, static_cast<uint64>(locality::kRunIds));
+            // The next window's run is reserved ahead too, so that its first
+            // ids, at the rollover, find their mark already on disk instead
+            // of all waiting for this write. (Its slot's older run, 63
+            // windows back, is then refused after a restart: a clock more
+            // than 10.5 hours behind.)
+            const uint64 following = static_cast<uint64>(d.window) + 2;  // (window + 1) + 1
+            uint64 &ahead = next.runs[(d.window + 1) % locality::kRunSlots];
+            ahead = Max(ahead, (following << 32) | kReserve);
+            break;
+        }
+    }
+    stamp_cluster(&next);
+    if (!write_marks(s, next)) {
+        reserve_errno = errno;
+        s->write_errno = errno;
+        pg_write_barrier();  // the error before the time that makes others read it
+        pg_atomic_write_u64(&s->write_retry_at, monotonic_millis() + kRetryMillis);
+        // At most one line per kRetryMillis. (A LOG cannot longjmp but on
+        // out-of-memory, where the abort releases the lock.)
+        errno = reserve_errno;
+        ereport(LOG, (errcode_for_file_access(),
+                      errmsg("locality_uuid: could not write \"%s\": %m", kStateFile),
+                      errdetail("Ids below the reserved marks are still made; the next attempt is in %d ms.",
+                                static_cast<int>(kRetryMillis))));
+        return false;
+    }
+    pg_atomic_write_u64(&s->write_retry_at, 0);
+    log_reservation(next);
+    publish(s, next);
+    return true;
+}
+
+}  // namespace
+
+void stamp_cluster(ReservedState *marks) {
+    marks->system_identifier = GetSystemIdentifier();
+    marks->timeline = current_timeline();
+}
+
+// A draw past half of its reservation raises the mark, if no other backend
+// holds the lock, while everyone keeps drawing below the old mark. A draw at
+// or past the mark itself waits for the backend raising it, on the
+// condition variable: cancellable, and visible in pg_stat_activity (wait
+// event type "Extension"), even while that backend is stuck in an fsync.
+// After a failed write, for kRetryMillis, nobody tries again: draws below
+// the mark are served, a draw at it fails at once.
+__attribute__((noinline)) bool reserve_slow(SharedCounters *s, const locality::Draw &d) noexcept {
+    if (covered(s, d)) {
+        if (backing_off(s)) return true;
+        if (!LWLockConditionalAcquire(s->lock, LW_EXCLUSIVE)) return true;  // someone is raising it
+        const bool ok = covered(s, d, reservation_of(d) / 2) || extend_reservation(s, d);
+        LWLockRelease(s->lock);
+        ConditionVariableBroadcast(&s->raised);
+        return ok || covered(s, d);
+    }
+    ConditionVariablePrepareToSleep(&s->raised);
+    bool ok;
+    for (;;) {
+        if (covered(s, d)) {
+            ok = true;
+            break;
+        }
+        if (backing_off(s)) {
+            ok = false;
+            break;
+        }
+        if (LWLockConditionalAcquire(s->lock, LW_EXCLUSIVE)) {
+            ok = covered(s, d, reservation_of(d) / 2) || extend_reservation(s, d);
+            LWLockRelease(s->lock);
+            ConditionVariableBroadcast(&s->raised);
+            ok = ok || covered(s, d);
+            break;
+        }
+        // Interruptible; the timeout covers a holder that left by ERROR
+        // without broadcasting.
+        ConditionVariableTimedSleep(&s->raised, 100, PG_WAIT_EXTENSION);
+    }
+    ConditionVariableCancelSleep();
+    return ok;
+}
+
+int reservation_errno() { return reserve_errno; }
+
+}  // namespace locality_pg

@@ -1,0 +1,36 @@
+// The steps start-up, accept and replay share (restore_steps.cpp); for the
+// files of reservations/ only.
+#pragma once
+
+#include "pg_boundary.hpp"
+
+#include "reservations/restore.hpp"
+#include "reservations/shared_counters.hpp"
+#include "reservations/state_file.hpp"
+
+namespace locality_pg {
+
+// Raises a counter to at least `floor` (only replay and start-up move a
+// counter this way; generation only adds).
+void raise_counter(pg_atomic_uint64 *cell, uint64 floor);
+
+// The newest second clock Hot Guids can carry counts as full, its window
+// ending at the draw mark: ids made in it by the server whose file or WAL
+// this is are not known.
+void close_hot_seconds(SharedCounters *s);
+
+// Opens `second` (reserved below `reserved_until`, on disk) with a window
+// that starts at the draw mark, for clock Hot Guids while the clock is
+// behind it.
+void open_hot_second(SharedCounters *s, uint64 second, uint64 reserved_until);
+
+// Raises every counter and mark of s to `saved`'s and takes its
+// variable-mode start; `restored`: saved comes from a file.
+void apply_state(SharedCounters *s, const ReservedState &saved, bool restored);
+
+// The file's marks into *saved, or fresh counters if there is none. False
+// (the reason kept in s) if it exists but cannot be read; *restored says
+// whether there was a file.
+bool read_or_fresh(SharedCounters *s, const FreshCounters &fresh, ReservedState *saved, bool *restored);
+
+}  // namespace locality_pg

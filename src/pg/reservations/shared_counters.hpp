@@ -1,0 +1,78 @@
+// The shared-memory layout of the server-wide counters (library preloaded).
+// counters/counter_state.cpp draws from them; reservations/reservation.cpp
+// keeps their reserved marks on disk and in WAL.
+#pragma once
+
+#include "pg_boundary.hpp"
+
+#include "counter_cells.hpp"
+#include "reservations/state_file.hpp"
+
+namespace locality_pg {
+
+// Each counter on a cache line of its own, so backends drawing from
+// different counters do not contend for one line.
+struct alignas(64) Line {
+    pg_atomic_uint64 value;
+};
+
+struct SharedCounters {
+    Line variable, explicit_sequential, hot_draws, hot_second, hot_opened;
+    Line runs[locality::kRunSlots];
+    // The reserved high-water marks (state_file.hpp): a draw below its mark
+    // needs nothing more; the draw that reaches it raises the mark first.
+    Line variable_until, explicit_until, hot_until, hot_seconds_until;
+    Line run_until[locality::kRunSlots];  // (window + 1) << 32 | ids reserved
+    // Held (exclusive) while the marks are raised: the file, the WAL record
+    // and the new marks in shared memory. Its release orders the marks for
+    // the next holder. Backends whose draw reached the mark wait on `raised`
+    // (interruptible; wait event "Extension"), broadcast after each release.
+    LWLock *lock;
+    ConditionVariable raised;
+    pg_atomic_uint32 variable_start;  // set from the file; replay adopts the primary's
+    // Bumped, after a write barrier, when runs move back (a release,
+    // release_runs.hpp): each backend then drops the run blocks it cached
+    // (counters/counter_state.cpp), reading the runs after a read barrier.
+    pg_atomic_uint32 runs_released;
+    // 1 once the marks are known and trusted (the file was read at start,
+    // or there was none, or a superuser accepted it). While 0, no draw is
+    // taken: the file could not be read at start (every call tries again,
+    // restore_late), or a file that can be read is in doubt.
+    pg_atomic_uint32 available;
+    uint32 unreadable_errno;  // why, while unavailable: 0 means the file is corrupt
+    StateDoubt doubt;         // why a readable file is not used (restore.hpp)
+    // What locality_uuid.state holds, as this lifetime last read or wrote it
+    // (the postmaster at start, then under the lock): replay rewrites the
+    // file only for a record whose marks it does not hold yet.
+    ReservedState on_disk;
+    bool on_disk_known;
+    // The start found this server about to replay another server's WAL (a
+    // standby, point-in-time recovery, a start from a backup_label): every
+    // record that raises a mark must then reach the file, or replay stops.
+    bool replays_another;
+    // Clock Hot Guid seconds: the file's bound before this start opened an
+    // unused second, and the highest bound a replayed record held. The end
+    // of recovery closes the current second only if replay went past the
+    // file (another server's seconds), never for the server's own WAL.
+    uint64 hot_seconds_in_file;
+    uint64 hot_seconds_replayed;
+    // The seconds bound this start reserved in the file alone when it opened
+    // an unused second (0: none): replaying a release never lowers below it.
+    uint64 hot_seconds_floor;
+    // After a refill's write failed: no backend tries again before this
+    // CLOCK_MONOTONIC millisecond (draws below the marks go on; a draw at a
+    // mark fails at once with that write's error), so a failing disk costs
+    // one attempt per interval, not one per draw (reservation.cpp).
+    pg_atomic_uint64 write_retry_at;
+    int write_errno;
+};
+
+// Called from _PG_init while shared_preload_libraries is being processed
+// (reservations/shared_memory.cpp).
+void request_shared_counters();
+
+// The server-wide counters, or null when this server has none (no
+// preloading, or locality_uuid.shared_counter off).
+SharedCounters *shared_counters();
+
+}  // namespace locality_pg

@@ -1,0 +1,178 @@
+// Start-up: the server-wide counters at the start of a shared-memory
+// lifetime (restored past locality_uuid.state's marks, or fresh), and read
+// again by a backend after a start that could not read the file.
+#include "reservations/restore.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <initializer_list>
+
+extern "C" {
+#include "access/xlog.h"  // GetSystemIdentifier
+#include "catalog/pg_control.h"
+#include "common/controldata_utils.h"
+#include "miscadmin.h"  // DataDir
+}
+
+#include "reservations/marks.hpp"
+#include "reservations/reservation.hpp"
+#include "reservations/restore_steps.hpp"
+#include "strong_random.hpp"
+#include "wall_clock.hpp"
+
+namespace locality_pg {
+namespace {
+
+// Will this start replay another server's WAL? A standby or a point-in-time
+// recovery (a signal file), a start from a base backup (backup_label, or
+// pg_control still waiting for the backup's end after a crash during that
+// recovery), or an archive recovery pg_control remembers. Only the
+// postmaster asks, before the startup process renames backup_label.
+bool replays_another_server() {
+    if (access("standby.signal", F_OK) == 0 || access("recovery.signal", F_OK) == 0 ||
+        access("backup_label", F_OK) == 0)
+        return true;
+    bool crc_ok = false;
+    ControlFileData *control = get_controlfile(DataDir, &crc_ok);
+    const bool another = !crc_ok || control->state == DB_IN_ARCHIVE_RECOVERY ||
+                         control->state == DB_SHUTDOWNED_IN_RECOVERY ||
+                         control->backupStartPoint != InvalidXLogRecPtr || control->backupEndRequired;
+    pfree(control);
+    return another;
+}
+
+// Reads the file into s and makes s available; false (s stays unavailable,
+// the reason kept in s) if it exists but cannot be read, or if it can but
+// is in doubt: read `late` (after the start could not read it), or written
+// by another cluster. A file in doubt still raises the counters (raising
+// never repeats an id) but hands out nothing until a superuser accepts it
+// (accept_state_file).
+bool load_state(SharedCounters *s, const FreshCounters &fresh, bool late) {
+    ReservedState saved;
+    bool restored = false;
+    if (!read_or_fresh(s, fresh, &saved, &restored)) return false;
+    s->doubt = late || state_marked_in_doubt() ? StateDoubt::late
+               : restored && saved.system_identifier != 0 && saved.system_identifier != GetSystemIdentifier()
+                   ? StateDoubt::foreign
+                   : StateDoubt::none;
+    apply_state(s, saved, restored);
+    // What the file holds: nothing when there is none.
+    s->on_disk = restored ? saved : ReservedState{};
+    s->on_disk_known = true;
+    if (s->doubt != StateDoubt::none) {
+        report_doubt(s, LOG);
+        return false;
+    }
+    return make_available(s, saved, restored, /* at_start */ !late);
+}
+
+}  // namespace
+
+FreshCounters fresh_counters() {
+    return FreshCounters{strong_random_u32(), strong_random_u32(), strong_random_u32()};
+}
+
+// The marks of s made available, and written back: at start (the file's
+// marks, or fresh counters), or when a superuser accepted a file in doubt.
+// The caller holds the lock, or is the postmaster at start.
+bool make_available(SharedCounters *s, const ReservedState &saved, bool restored, bool at_start) {
+    ReservedState written = snapshot(s);
+    written.system_identifier = saved.system_identifier;
+    written.timeline = saved.timeline;
+    if (!at_start) stamp_cluster(&written);  // accepted: this cluster's file from now on
+    s->hot_seconds_in_file = saved.hot_seconds;
+    // A clock behind the seconds reserved for Hot Guids (it stepped back
+    // before the restart): rather than refuse them until it catches up,
+    // open the first second no id can carry yet, once it is reserved. Only
+    // where this file is the newest word on them: not on a server that
+    // starts as a standby, for point-in-time recovery or from a backup,
+    // whose origin may open that second meanwhile (it closes seconds
+    // instead).
+    const uint64 now = static_cast<uint64>(locality::wall_clock_millis() / 1000);
+    const uint64 unused_second = written.hot_seconds;  // the file's and any replayed mark
+    const bool open_unused = restored && !s->replays_another && now + 1 < unused_second;
+    if (open_unused) written.hot_seconds = unused_second + kHotSecondsAhead;
+    const bool written_ok = write_marks(s, written);
+    if (written_ok && open_unused) {
+        open_hot_second(s, unused_second, written.hot_seconds);
+        s->hot_seconds_floor = written.hot_seconds;
+    }
+    if (!written_ok) {
+        ereport(LOG, (errcode_for_file_access(), errmsg("locality_uuid: could not write \"%s\": %m", kStateFile),
+                      errdetail("Ids beyond the reserved marks fail until it can be written.")));
+    }
+    s->doubt = StateDoubt::none;
+    pg_write_barrier();  // the counters before the flag (restore_late's readers)
+    pg_atomic_write_u32(&s->available, 1);
+    if (restored)
+        ereport(LOG, (errmsg("locality_uuid: server-wide counters continue past the reserved marks in \"%s\"",
+                             kStateFile)));
+    else
+        // The file cannot vanish by itself: a new cluster, a pg_upgrade
+        // without it, or a tool or person that removed it. Said loudly.
+        ereport(WARNING,
+                (errmsg("locality_uuid: server-wide counters start fresh: no \"%s\" in the data directory",
+                        kStateFile),
+                 errdetail("Expected once on a new cluster. Otherwise ids for given times and Hot Guids for "
+                           "given times start from new random counters and may repeat earlier ones."),
+                 errhint("If this cluster made server-wide ids before, stop it, put back the newest copy "
+                         "of the file, and start it again.")));
+    return true;
+}
+
+void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fresh) {
+    s->lock = lock;
+    ConditionVariableInit(&s->raised);
+    pg_atomic_init_u32(&s->variable_start, 0);
+    pg_atomic_init_u32(&s->available, 0);
+    pg_atomic_init_u32(&s->runs_released, 0);
+    s->unreadable_errno = 0;
+    s->doubt = StateDoubt::none;
+    s->on_disk = ReservedState{};
+    s->on_disk_known = false;
+    s->replays_another = replays_another_server();
+    s->hot_seconds_in_file = 0;
+    s->hot_seconds_replayed = 0;
+    s->hot_seconds_floor = 0;
+    pg_atomic_init_u64(&s->write_retry_at, 0);
+    s->write_errno = 0;
+    for (Line *l : {&s->variable, &s->explicit_sequential, &s->hot_draws, &s->hot_second, &s->hot_opened,
+                    &s->variable_until, &s->explicit_until, &s->hot_until, &s->hot_seconds_until})
+        pg_atomic_init_u64(&l->value, 0);
+    for (uint32 i = 0; i < locality::kRunSlots; ++i) {
+        pg_atomic_init_u64(&s->runs[i].value, 0);
+        pg_atomic_init_u64(&s->run_until[i].value, 0);
+    }
+    if (load_state(s, fresh, /* late */ false) || s->doubt != StateDoubt::none) return;
+    const int read_errno = s->unreadable_errno;  // 0: the file is corrupt
+    // Whatever is put there later waits for a superuser, across restarts too.
+    if (!mark_state_in_doubt())
+        ereport(LOG, (errcode_for_file_access(),
+                      errmsg("locality_uuid: could not write \"%s\": %m", kDoubtFile),
+                      errdetail("A file put back is then in doubt only until the next restart.")));
+    errno = read_errno;
+    ereport(LOG, (errcode(ERRCODE_DATA_CORRUPTED),
+                  read_errno != 0
+                      ? errmsg("locality_uuid: could not read \"%s\": %m", kStateFile)
+                      : errmsg("locality_uuid: \"%s\" in the data directory is corrupt", kStateFile),
+                  errdetail("Server-wide ids fail until the file can be read; everything else works."),
+                  errhint("Put back the newest copy of the file; ids wait for a superuser to accept it "
+                          "(locality_uuid_accept_state_file()).")));
+}
+
+bool restore_late(SharedCounters *s, const FreshCounters &fresh) {
+    if (pg_atomic_read_u32(&s->available) != 0) return true;
+    // A file in doubt waits for a superuser; it is not read again per call.
+    if (s->doubt != StateDoubt::none) return false;
+    // One reader at a time, and never a queue that cannot be cancelled: a
+    // backend that finds another reading reports the file as it stands.
+    if (!LWLockConditionalAcquire(s->lock, LW_EXCLUSIVE)) return false;
+    const bool ok = pg_atomic_read_u32(&s->available) != 0 ||
+                    (s->doubt == StateDoubt::none && load_state(s, fresh, /* late */ true));
+    LWLockRelease(s->lock);
+    ConditionVariableBroadcast(&s->raised);
+    return ok;
+}
+
+}  // namespace locality_pg

@@ -1,0 +1,175 @@
+#include "reservations/state_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+
+extern "C" {
+#include "storage/fd.h"
+}
+
+namespace locality_pg {
+namespace {
+
+// Text, one value a line, so a DBA can read it:
+//   locality_uuid state 1
+//   variable_start 2863311530
+//   variable 1048576
+//   explicit 0
+//   hot 3221225472
+//   hot_seconds 1767225603        Hot Guids for the clock carry earlier seconds
+//   run 12 2891234 1048576        slot, window + 1, ids reserved
+//   system_identifier 7301...     informational (older files lack them)
+//   timeline 1
+//   end
+constexpr const char *kHeader = "locality_uuid state 1";
+constexpr const char *kTempFile = "locality_uuid.state.tmp";
+
+int format_state(const ReservedState &s, char *buf, size_t size) {
+    int n = snprintf(buf, size, "%s\nvariable_start %" PRIu32 "\nvariable %" PRIu64 "\nexplicit %" PRIu64
+                     "\nhot %" PRIu64 "\nhot_seconds %" PRIu64 "\n",
+                     kHeader, s.variable_start, static_cast<uint64_t>(s.variable),
+                     static_cast<uint64_t>(s.explicit_sequential), static_cast<uint64_t>(s.hot_guid),
+                     static_cast<uint64_t>(s.hot_seconds));
+    for (uint32 slot = 0; slot < locality::kRunSlots; ++slot)
+        if (s.runs[slot] != 0)
+            n += snprintf(buf + n, size - n, "run %" PRIu32 " %" PRIu64 " %" PRIu64 "\n", slot,
+                          static_cast<uint64_t>(s.runs[slot] >> 32),
+                          static_cast<uint64_t>(s.runs[slot] & 0xFFFFFFFF));
+    n += snprintf(buf + n, size - n, "system_identifier %" PRIu64 "\ntimeline %" PRIu32 "\nend\n",
+                  static_cast<uint64_t>(s.system_identifier), s.timeline);
+    return n;
+}
+
+bool write_all(int fd, const char *buf, size_t len) {
+    while (len > 0) {
+        errno = 0;
+        const ssize_t w = write(fd, buf, len);
+        if (w <= 0) {
+            if (w < 0 && errno == EINTR) continue;
+            if (errno == 0) errno = ENOSPC;  // a short write without an error: the disk is full
+            return false;
+        }
+        buf += w;
+        len -= static_cast<size_t>(w);
+    }
+    return true;
+}
+
+}  // namespace
+
+bool write_state_file(const ReservedState &state, bool *renamed) {
+    if (renamed != nullptr) *renamed = false;
+    char buf[8192];
+    const int len = format_state(state, buf, sizeof buf);
+    // The steps of durable_rename, done here so that errno is the failing
+    // call's (fd.c logs in between and documents errno as not valid after
+    // it), and without opening the old file for writing: a copy the server
+    // may read but not write (left by root) is replaced, not an obstacle.
+    const int fd = OpenTransientFile(kTempFile, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
+    if (fd < 0) return false;
+    bool ok = write_all(fd, buf, static_cast<size_t>(len)) && pg_fsync(fd) == 0;
+    int saved = errno;
+    if (CloseTransientFile(fd) != 0 && ok) {
+        ok = false;
+        saved = errno;
+    }
+    errno = saved;
+    if (!ok) return false;
+    if (rename(kTempFile, kStateFile) != 0) return false;
+    if (renamed != nullptr) *renamed = true;
+    // The new directory entry, durable: until then a crash may bring back
+    // the old file (itself written and fsynced this way).
+    return sync_data_directory();
+}
+
+bool sync_data_directory() {
+    const int dir = OpenTransientFile(".", O_RDONLY | PG_BINARY);
+    if (dir < 0) return false;
+    // As fd.c does: some file systems refuse to fsync a directory at all.
+    const bool ok = pg_fsync(dir) == 0 || errno == EBADF || errno == EINVAL;
+    const int saved = errno;
+    CloseTransientFile(dir);
+    errno = saved;
+    return ok;
+}
+
+bool mark_state_in_doubt() {
+    const int fd = OpenTransientFile(kDoubtFile, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
+    if (fd < 0) return false;
+    static const char kText[] =
+        "locality_uuid.state could not be read at a start; a superuser must accept the file now there\n";
+    bool ok = write_all(fd, kText, sizeof kText - 1) && pg_fsync(fd) == 0;
+    const int saved = errno;
+    if (CloseTransientFile(fd) != 0) ok = false;
+    errno = saved;
+    return ok && sync_data_directory();
+}
+
+bool state_marked_in_doubt() { return access(kDoubtFile, F_OK) == 0; }
+
+void clear_doubt_mark() {
+    if (unlink(kDoubtFile) == 0) sync_data_directory();
+}
+
+StateRead read_state_file(ReservedState *state) {
+    FILE *f = AllocateFile(kStateFile, "r");
+    if (f == nullptr) return errno == ENOENT ? StateRead::missing : StateRead::io_error;
+    *state = ReservedState{};
+    char line[256];
+    bool header = false, end = false, start = false;
+    while (fgets(line, sizeof line, f) != nullptr) {
+        uint64_t a = 0, b = 0, c = 0;
+        uint32_t u = 0;
+        if (!header) {
+            header = strcmp(line, "locality_uuid state 1\n") == 0;
+            if (!header) break;
+        } else if (sscanf(line, "variable_start %" SCNu32, &u) == 1) {
+            state->variable_start = u;
+            start = true;
+        } else if (sscanf(line, "variable %" SCNu64, &a) == 1) {
+            state->variable = a;
+        } else if (sscanf(line, "explicit %" SCNu64, &a) == 1) {
+            state->explicit_sequential = a;
+        } else if (sscanf(line, "hot %" SCNu64, &a) == 1) {
+            state->hot_guid = a;
+        } else if (sscanf(line, "hot_seconds %" SCNu64, &a) == 1) {
+            state->hot_seconds = a;
+        } else if (sscanf(line, "run %" SCNu64 " %" SCNu64 " %" SCNu64, &a, &b, &c) == 3 &&
+                   a < locality::kRunSlots && b <= 0xFFFFFFFF && c <= 0xFFFFFFFF) {
+            state->runs[a] = (b << 32) | c;
+        } else if (sscanf(line, "system_identifier %" SCNu64, &a) == 1) {
+            state->system_identifier = a;
+        } else if (sscanf(line, "timeline %" SCNu32, &u) == 1) {
+            state->timeline = u;
+        } else if (strcmp(line, "end\n") == 0) {
+            end = true;
+            break;
+        } else {
+            break;
+        }
+    }
+    // errno of the failed read, kept across FreeFile (EIO if it set none).
+    const bool read_error = ferror(f) != 0;
+    const int read_errno = read_error && errno != 0 ? errno : EIO;
+    FreeFile(f);
+    if (read_error) {
+        errno = read_errno;
+        return StateRead::io_error;
+    }
+    return header && start && end ? StateRead::ok : StateRead::corrupt;
+}
+
+void raise_marks(ReservedState *into, const ReservedState &from) {
+    into->variable = Max(into->variable, from.variable);
+    into->explicit_sequential = Max(into->explicit_sequential, from.explicit_sequential);
+    into->hot_guid = Max(into->hot_guid, from.hot_guid);
+    into->hot_seconds = Max(into->hot_seconds, from.hot_seconds);
+    // A run's mark is (window + 1) << 32 | ids: the newer window, or more ids of one.
+    for (uint32 i = 0; i < locality::kRunSlots; ++i) into->runs[i] = Max(into->runs[i], from.runs[i]);
+}
+
+}  // namespace locality_pg
