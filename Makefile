@@ -10,7 +10,14 @@ SOURCE_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 
 EXTENSION = locality_uuid
 MODULE_big = locality_uuid
-DATA = $(notdir $(wildcard $(SOURCE_DIR)/locality_uuid--*.sql))
+# The SQL scripts (extension/): the 1.0 install script and the update
+# scripts are written by hand, once each; every later version's install
+# script is made of them (extension/assemble.sh), so an object written for
+# one version is never written again for the next.
+EXTENSION_SCRIPTS = $(sort $(wildcard $(SOURCE_DIR)/extension/locality_uuid--*.sql))
+EXTENSION_VERSIONS = $(shell ls $(SOURCE_DIR)/extension/ | sed -n 's/^locality_uuid--[^-]*--\(.*\)\.sql$$/\1/p')
+DATA = $(patsubst $(SOURCE_DIR)/%,%,$(EXTENSION_SCRIPTS))
+DATA_built = $(foreach v,$(EXTENSION_VERSIONS),locality_uuid--$(v).sql)
 # src/pg is a folder per concern (src/pg/README.md).
 PG_GLUE_DIRS = src/pg src/pg/functions src/pg/counters src/pg/reservations src/pg/identity
 OBJS = $(patsubst $(SOURCE_DIR)/%.cpp,%.o,$(sort $(wildcard $(SOURCE_DIR)/src/core/*.cpp \
@@ -76,6 +83,11 @@ $(OBJECT_DIRS):
 # Debian's PGXS also compiles every object to LLVM bitcode with clang, whose
 # default dialect is C++14.
 override BITCODE_CXXFLAGS += $(LOCALITY_CXXFLAGS)
+
+# An install script of a later version: 1.0 and the updates up to it.
+$(DATA_built): locality_uuid--%.sql: $(EXTENSION_SCRIPTS) $(SOURCE_DIR)/extension/assemble.sh
+	sh $(SOURCE_DIR)/extension/assemble.sh $* $(SOURCE_DIR)/extension >$@.tmp
+	mv $@.tmp $@
 
 # The PGXN distribution: make dist writes locality_uuid-<version>.zip (the
 # version of META.json) of the committed tree, as git archive gives it (no
@@ -150,7 +162,7 @@ $(SQL_EDITION_DIR):
 	mkdir -p $@
 # From the comment above CREATE PROCEDURE locality_uuid_fill to the end of
 # its COMMENT; CREATE OR REPLACE, for a re-run of the psql script.
-$(SQL_EDITION_FILL): $(SOURCE_DIR)/locality_uuid--$(EXTVERSION).sql
+$(SQL_EDITION_FILL): locality_uuid--$(EXTVERSION).sql
 	awk '/^-- Backfills: a column filled/ { p = 1 } \
 	     p { print; if (c && /;$$/) exit; if (/^COMMENT ON PROCEDURE locality_uuid_fill/) c = 1 }' $< \
 	  | sed 's/^CREATE PROCEDURE locality_uuid_fill(/CREATE OR REPLACE PROCEDURE locality_uuid_fill(/' >$@.tmp

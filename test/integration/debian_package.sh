@@ -24,7 +24,7 @@ ensure_packages dpkg-dev debhelper postgresql-server-dev-all lintian
 work=$(mktemp -d)
 version=$(dpkg-parsechangelog -l "$ROOT/debian/changelog" -S Version)
 extversion=$(control_version)
-newest_update=$(cd "$ROOT" && ls locality_uuid--*--"$extversion".sql)
+newest_update=$(cd "$ROOT/extension" && ls locality_uuid--*--"$extversion".sql)
 arch=$(dpkg --print-architecture)
 module_deb="postgresql-$PG_MAJOR-locality-uuid"
 cleanup() {

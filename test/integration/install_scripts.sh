@@ -14,7 +14,7 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 
-python3 - "$ROOT"/locality_uuid--*.sql <<'EOF'
+python3 - "$ROOT"/extension/locality_uuid--*.sql <<'EOF'
 import re, sys
 
 TYPE = r"pg_catalog\.[a-z0-9_]+"

@@ -39,7 +39,7 @@ run() {
   [ -z "$unreachable" ] || { echo "FAIL: not reachable from 1.0: $unreachable"; return 1; }
 
   local checked=0 script from to
-  for script in "$ROOT"/locality_uuid--*--*.sql; do
+  for script in "$ROOT"/extension/locality_uuid--*--*.sql; do
     [ -e "$script" ] || continue
     from=$(basename "$script" .sql | cut -d- -f3); to=$(basename "$script" .sql | cut -d- -f5)
     q -c "CREATE DATABASE updated" -c "CREATE DATABASE fresh"
