@@ -141,7 +141,9 @@ prepare_chroot() {
 # device nodes PostgreSQL and the compilers use, never the host's /dev) and
 # a /dev/shm, all mounted inside a private mount namespace: they vanish
 # with it and never propagate to the host, so deleting the directory
-# afterwards cannot reach anything outside it.
+# afterwards cannot reach anything outside it. Its network namespace has
+# only a loopback interface (no network: its packages are all in the
+# tarball). COMMAND sees LOCALITY_CHROOT=1.
 run_in_chroot() {
   local target=$1 dir rc=0 major arch="" emulated=0
   shift
@@ -158,10 +160,13 @@ run_in_chroot() {
      (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard |
         tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$dir/src"; then
     timeout --kill-after=30 "${CHROOT_TIMEOUT:-2400}" \
-      unshare --mount --propagation private bash -c '
+      unshare --mount --net --propagation private bash -c '
         set -e
         dir=$1 major=$2 arch=$3 emulated=$4
         shift 4
+        # A network namespace of its own (loopback only), so its servers
+        # never meet the ports of this machine's while both run tests.
+        ip link set lo up
         mount -t proc proc "$dir/proc"
         mount -t tmpfs -o mode=755,size=16m tmpfs "$dir/dev"
         for node in "null 1 3" "zero 1 5" "full 1 7" "random 1 8" "urandom 1 9" "tty 5 0"; do
@@ -172,7 +177,7 @@ run_in_chroot() {
         mkdir "$dir/dev/shm"
         mount -t tmpfs -o mode=1777,size=2g tmpfs "$dir/dev/shm"
         exec chroot "$dir" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
-          PG_MAJOR="$major" LOCALITY_ARCH="$arch" LOCALITY_EMULATED="$emulated" \
+          PG_MAJOR="$major" LOCALITY_ARCH="$arch" LOCALITY_EMULATED="$emulated" LOCALITY_CHROOT=1 \
           bash -c "cd /src && exec \"\$@\"" in-chroot "$@"
       ' chroot-"$target" "$dir" "$major" "$arch" "$emulated" "$@" || rc=$?
   else

@@ -1,29 +1,24 @@
 #!/usr/bin/env bash
 # README command 2: every test, on every PostgreSQL major Debian ships.
 #
-# On this machine's own major (15 on bookworm): building and installing,
-# unit tests (CTest), pg_regress + isolation per backend and preloaded, and
-# every integration script under test/integration. Then each other major
-# (13, 17, 18, 19) in a throw-away chroot of its Debian suite
-# (scripts/chroot.sh): building and installing, unit tests, pg_regress +
-# isolation per backend and preloaded, the upgrade path, the SQL edition
-# (sql_edition.sh against the C edition; sql_edition_ha.sh through
-# failover, a crash, PITR and pg_upgrade), the HA cases
-# (test/integration/ha.sh: failover, PITR, pg_rewind, pg_upgrade) and the
-# Debian packages (test/integration/debian_package.sh: build, lintian,
-# debian/tests as autopkgtest runs them).
-#
-# Then this machine's major on other architectures, each in a chroot of
-# this machine's suite: i386 (32-bit, natively), arm64 and s390x (weak
-# memory order, big-endian; under user-mode qemu). They run the same
-# per-major suites and the CLI's; under qemu the HA and packaging suites
-# are skipped, with a line saying so.
+# On this machine's own major (15 on bookworm): every per-major suite
+# (major_suites below) and every integration script under test/integration.
+# Meanwhile, beside them, each other major (13, 17, 18, 19) and this
+# machine's major on other architectures (i386 natively; arm64 and s390x,
+# weak memory order and big-endian, under user-mode qemu) in a throw-away
+# chroot (scripts/chroot.sh, its own network namespace), one after the
+# other, each running the per-major suites that can fail differently there
+# (runs_here below, and doc/development.md: where each suite runs, and why).
 #
 # Prints one line per suite per major and architecture, each chroot's
-# time, and "N passed, N failed". A build that fails ends the run at
-# once, red.
+# time, the ten slowest suites and "N passed, N failed". A build that fails
+# ends the run at once, red.
 #
 #   bash scripts/test.sh               everything
+#   bash scripts/test.sh --quick       this major: build, unit tests, both
+#                                      pg_regress runs and the integration
+#                                      suites that take seconds (the inner
+#                                      loop; a few minutes)
 #   bash scripts/test.sh --this-major  only the per-major suites, against
 #                                      this machine's major (what each
 #                                      chroot runs)
@@ -32,15 +27,23 @@
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-this_major_only=false
-[ "${1:-}" = --this-major ] && this_major_only=true
+mode=all
+case "${1:-}" in
+--this-major) mode=this-major ;;
+--quick) mode=quick ;;
+"") ;;
+*) echo "usage: scripts/test.sh [--quick | --this-major]" >&2; exit 2 ;;
+esac
 
 passed=0
 failed=0
 failures=()
+timings=()   # "SECONDS NAME" of every suite, for the slowest ten
 LOGS=$(mktemp -d /tmp/locality-uuid-tests.XXXXXX)
+RUN_START=$SECONDS
 
 record() {  # record ok|FAILED NAME SECONDS [LOG]
+  timings+=("$3 $2")
   if [ "$1" = ok ]; then
     passed=$((passed + 1)); printf 'ok     %-34s %4ds\n' "$2" "$3"
   else
@@ -72,6 +75,11 @@ skip() { printf 'skip   %-34s (%s)\n' "$SUITE_PREFIX/$1" "$2"; }
 
 summary() {
   echo
+  if [ ${#timings[@]} -gt 0 ] && [ "$mode" != this-major ]; then
+    echo "slowest suites:"
+    printf '%s\n' "${timings[@]}" | sort -rn | head -n 10 | awk '{printf "  %5ds  %s\n", $1, $2}'
+    echo "total: $(( (SECONDS - RUN_START) / 60 )) min $(( (SECONDS - RUN_START) % 60 )) s"
+  fi
   [ $failed -eq 0 ] || echo "failed suites: ${failures[*]}"
   echo "$passed passed, $failed failed"
 }
@@ -98,41 +106,80 @@ regression() {
   return $rc
 }
 
-# What every major runs. A build that fails stops everything (exit 3 tells
-# an outer run that this was fatal).
+# Where each per-major suite runs: wherever it can fail differently, and
+# no more (doc/development.md, "where each suite runs"). Prints why not,
+# or nothing where it runs. This machine's run (outside a chroot) runs
+# every suite.
+OLDEST_MAJOR=13
+NEWEST_MAJOR=19
+why_not_here() {
+  local suite=$1 arch=${LOCALITY_ARCH:-} emulated=${LOCALITY_EMULATED:-0}
+  [ "${LOCALITY_CHROOT:-0}" = 1 ] || return 0
+  case $suite in
+  regress-per-backend|upgrade)
+    [ "$emulated" = 1 ] &&
+      echo "under qemu: the shared-memory run is the one byte order and memory order can change" ;;
+  esac
+  case $suite in
+  upgrade|sql-edition|sql-edition-safety|sql-edition-moves|debian-package)
+    [ -n "$arch" ] && echo "SQL and packaging only: the same on every architecture; runs on every major" ;;
+  ha|sql-edition-ha)
+    if [ -n "$arch" ]; then
+      echo "replay and promotion are the same code on every architecture; runs on $OLDEST_MAJOR, $NEWEST_MAJOR and this machine's major"
+    elif [ "$PG_MAJOR" != "$OLDEST_MAJOR" ] && [ "$PG_MAJOR" != "$NEWEST_MAJOR" ]; then
+      echo "replay and promotion use 15's API up to $NEWEST_MAJOR: runs on $OLDEST_MAJOR (before custom WAL), $NEWEST_MAJOR and this machine's major"
+    fi ;;
+  esac
+}
+
+# maybe NAME COMMAND...: the suite, or a line saying why it is left out here.
+maybe() {
+  local why
+  why=$(why_not_here "$1")
+  if [ -n "$why" ]; then skip "$1" "$why"; else suite "$@"; fi
+}
+
+# What every major runs (where it can fail differently). A build that
+# fails stops everything (exit 3 tells an outer run that this was fatal).
 major_suites() {
   suite build-install build_and_install_extension || { finish; exit 3; }
   suite unit-tests unit_tests
-  suite regress-per-backend regression -o locality_uuid.shared_counter=off
+  maybe regress-per-backend regression -o locality_uuid.shared_counter=off
   suite regress-preloaded regression -o shared_preload_libraries=locality_uuid
-  suite upgrade bash "$ROOT/test/integration/upgrade.sh"
-  if [ "${LOCALITY_EMULATED:-0}" = 1 ]; then
-    skip sql-edition "under qemu: SQL and PL/pgSQL only, no code of ours that an architecture changes; i386 runs it natively"
-  else
-    suite sql-edition timeout --kill-after=30 900 bash "$ROOT/test/integration/sql_edition.sh"
-    suite sql-edition-safety timeout --kill-after=30 900 bash "$ROOT/test/integration/sql_edition_safety.sh"
-    suite sql-edition-moves timeout --kill-after=30 900 bash "$ROOT/test/integration/sql_edition_moves.sh"
-  fi
+  maybe upgrade bash "$ROOT/test/integration/upgrade.sh"
+  maybe sql-edition timeout --kill-after=30 900 bash "$ROOT/test/integration/sql_edition.sh"
+  maybe sql-edition-safety timeout --kill-after=30 900 bash "$ROOT/test/integration/sql_edition_safety.sh"
+  maybe sql-edition-moves timeout --kill-after=30 900 bash "$ROOT/test/integration/sql_edition_moves.sh"
   if [ -n "${LOCALITY_ARCH:-}" ]; then
     # The CLI's known-answer decodes and its agreement with SQL: this
     # machine's run has cli.sh among its integration scripts, an
     # architecture's chroot runs it here.
     suite cli timeout --kill-after=30 900 bash "$ROOT/test/integration/cli.sh"
   fi
-  if [ "${LOCALITY_EMULATED:-0}" = 1 ]; then
-    skip ha "under qemu: eight servers and 16M-id sides take too long emulated; i386 runs it natively"
-    skip sql-edition-ha "under qemu: SQL and PL/pgSQL only, and five servers; i386 runs it natively"
-    skip debian-package "under qemu: lintian and a package build take too long emulated; i386 runs it natively"
-    return
-  fi
-  suite ha timeout --kill-after=30 1200 bash "$ROOT/test/integration/ha.sh"
-  suite sql-edition-ha timeout --kill-after=30 900 bash "$ROOT/test/integration/sql_edition_ha.sh"
-  suite debian-package timeout --kill-after=30 900 bash "$ROOT/test/integration/debian_package.sh"
+  maybe ha timeout --kill-after=30 1200 bash "$ROOT/test/integration/ha.sh"
+  maybe sql-edition-ha timeout --kill-after=30 900 bash "$ROOT/test/integration/sql_edition_ha.sh"
+  maybe debian-package timeout --kill-after=30 900 bash "$ROOT/test/integration/debian_package.sh"
 }
 
-if $this_major_only; then
+# The integration suites of the inner loop (--quick): seconds each.
+QUICK_SUITES=(install_scripts upgrade make_install readme_examples cli sql_edition preload restart)
+
+if [ "$mode" = this-major ]; then
   ensure_packages "${BUILD_PACKAGES[@]}" "${MAJOR_TEST_PACKAGES[@]}" || exit 1
   major_suites
+  finish
+  exit
+fi
+
+if [ "$mode" = quick ]; then
+  ensure_packages "${BUILD_PACKAGES[@]}" cmake libgtest-dev python3 || exit 1
+  suite build-install build_and_install_extension || { finish; exit 1; }
+  suite unit-tests unit_tests
+  suite regress-per-backend regression -o locality_uuid.shared_counter=off
+  suite regress-preloaded regression -o shared_preload_libraries=locality_uuid
+  for t in "${QUICK_SUITES[@]}"; do
+    suite "$t" timeout --kill-after=30 900 bash "$ROOT/test/integration/$t.sh"
+  done
   finish
   exit
 fi
@@ -140,10 +187,8 @@ fi
 . "$ROOT/scripts/chroot.sh"
 ensure_packages "${BUILD_PACKAGES[@]}" || exit 1
 # shellcheck disable=SC2046
-ensure_packages $(host_test_packages) mmdebstrap || exit 1
+ensure_packages $(host_test_packages) mmdebstrap iproute2 || exit 1
 
-# The other majors' and architectures' chroots are made (or found in the
-# cache) in the background while this machine's suites run.
 read -r -a majors <<<"${LOCALITY_MAJORS-${CHROOT_MAJORS[*]}}"
 read -r -a arches <<<"${LOCALITY_ARCHES-${CHROOT_ARCHES[*]}}"
 targets=("${majors[@]}" "${arches[@]}")
@@ -151,20 +196,37 @@ for t in "${targets[@]}"; do
   known_target "$t" || { echo "no chroot for $t (majors: ${CHROOT_MAJORS[*]}; architectures: ${CHROOT_ARCHES[*]})" >&2; exit 2; }
 done
 # What the architectures' chroots need, installed now rather than by the
-# preparer while suites run.
+# chroot stream while suites run.
 [ ${#arches[@]} -eq 0 ] || ensure_packages arch-test qemu-user-static || exit 1
-(
-  for t in "${targets[@]}"; do
+
+# Two chroot streams beside this machine's suites, the other majors' and
+# the architectures': each target's chroot is made (or found in the cache),
+# then run, one after the other; each writes its output to
+# $LOGS/chroot-TARGET.out and its status to .rc, which the end of this run
+# reads in order. On 2 cores the three streams take about the time of the
+# longest: much of a suite's time is a server's I/O, fsyncs and waits. Each
+# chroot has a network namespace of its own, so its servers' ports never
+# meet another stream's.
+chroot_stream() {
+  local t start made rc
+  for t in "$@"; do
     start=$SECONDS
     if prepare_chroot "$t" >"$LOGS/prepare-$t.log" 2>&1; then
-      echo "$((SECONDS - start))" >"$LOGS/prepare-$t.ok"
+      made=$((SECONDS - start))
+      start=$SECONDS
+      rc=0
+      run_in_chroot "$t" >"$LOGS/chroot-$t.out" 2>&1 || rc=$?
+      echo "$rc $made $((SECONDS - start))" >"$LOGS/chroot-$t.rc"
     else
-      touch "$LOGS/prepare-$t.failed"
+      echo "prepare $((SECONDS - start)) 0" >"$LOGS/chroot-$t.rc"
     fi
   done
-) &
-preparer=$!
-trap 'kill $preparer 2>/dev/null' EXIT
+}
+chroot_stream "${majors[@]}" &
+majors_stream=$!
+chroot_stream "${arches[@]}" &
+arches_stream=$!
+trap 'kill $majors_stream $arches_stream 2>/dev/null' EXIT
 
 log "PostgreSQL $PG_MAJOR on this machine"
 major_suites
@@ -175,32 +237,30 @@ done
 
 for t in "${targets[@]}"; do
   log "$(describe_target "$t") in a chroot"
-  start=$SECONDS
-  while [ ! -e "$LOGS/prepare-$t.ok" ] && [ ! -e "$LOGS/prepare-$t.failed" ]; do sleep 2; done
-  if [ -e "$LOGS/prepare-$t.failed" ]; then
-    record FAILED "$t/chroot" $((SECONDS - start))
+  while [ ! -e "$LOGS/chroot-$t.rc" ]; do sleep 2; done
+  read -r rc made took <"$LOGS/chroot-$t.rc"
+  if [ "$rc" = prepare ]; then
+    record FAILED "$t/chroot" "$made"
     tail -n 30 "$LOGS/prepare-$t.log" | sed 's/^/    | /'
     finish; exit 1
   fi
-  record ok "$t/chroot" $((SECONDS - start))
   failed_before=$failed
-  start=$SECONDS
-  # The chroot prints its own suite lines; its closing tally is folded
-  # into this run's.
+  # The chroot printed its own suite lines; its closing tally is folded
+  # into this run's, and its suites' times join this run's.
   while IFS= read -r line; do
     if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
       passed=$((passed + BASH_REMATCH[1])); failed=$((failed + BASH_REMATCH[2]))
-    elif [[ $line =~ ^chroot-exit=([0-9]+)$ ]]; then
-      rc=${BASH_REMATCH[1]}
-    elif [[ $line =~ ^FAILED\ +([^ ]+) ]]; then
-      failures+=("${BASH_REMATCH[1]}"); echo "$line"
+    elif [[ $line =~ ^(ok|FAILED)\ +([^ ]+)\ +([0-9]+)s$ ]]; then
+      timings+=("${BASH_REMATCH[3]} ${BASH_REMATCH[2]}")
+      [ "${BASH_REMATCH[1]}" = FAILED ] && failures+=("${BASH_REMATCH[2]}")
+      echo "$line"
     elif [[ $line =~ ^(failed\ suites:|logs:) ]]; then
       :
     else
       echo "$line"
     fi
-  done < <(run_in_chroot "$t"; echo "chroot-exit=$?")
-  echo "time   $(describe_target "$t"): $((SECONDS - start))s (chroot made in $(cat "$LOGS/prepare-$t.ok")s; 0: cached)"
+  done <"$LOGS/chroot-$t.out"
+  echo "time   $(describe_target "$t"): ${took}s (chroot made in ${made}s; 0: cached)"
   # A chroot that failed without reporting a failed suite still fails.
   if [ "$rc" -ne 0 ] && [ $failed -eq "$failed_before" ]; then record FAILED "$t/run" 0; fi
   [ "$rc" -eq 3 ] && { finish; exit 1; }
