@@ -165,7 +165,7 @@ run_in_chroot() {
         dir=$1 major=$2 arch=$3 emulated=$4
         shift 4
         # A network namespace of its own (loopback only), so its servers
-        # never meet the ports of this machine's while both run tests.
+        # never meet the ports of the servers outside while both run tests.
         ip link set lo up
         mount -t proc proc "$dir/proc"
         mount -t tmpfs -o mode=755,size=16m tmpfs "$dir/dev"

@@ -184,7 +184,7 @@ if [ "$mode" = quick ]; then
   exit
 fi
 
-. "$ROOT/scripts/chroot.sh"
+. "$ROOT/scripts/chroot.sh" || { echo "scripts/chroot.sh did not load" >&2; exit 1; }
 ensure_packages "${BUILD_PACKAGES[@]}" || exit 1
 # shellcheck disable=SC2046
 ensure_packages $(host_test_packages) mmdebstrap iproute2 || exit 1
