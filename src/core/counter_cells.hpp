@@ -55,9 +55,10 @@ constexpr std::uint32_t kRunSlots = 64;
 template <class Cell64>
 struct CounterCells {
     std::uint32_t variable_start = 0;  // variable-mode counter before the first id
+    std::uint32_t run_start = 0;       // the place a window's run starts at (below 2^24)
     Cell64 variable;                   // variable-mode ids drawn
     Cell64 explicit_sequential;        // sequential ids for given times drawn
-    Cell64 runs[kRunSlots];            // (window + 1) << 32 | ids drawn in that window; 0: none
+    Cell64 runs[kRunSlots];            // (window + 1) << 32 | next place in that window's run; 0: none
 };
 
 using PlainCounters = CounterCells<PlainCell64>;

@@ -10,9 +10,11 @@
 //    variable_start + (n + 1) * 198491317 mod 2^32. The prime is odd, so two
 //    ids share a counter only when their n differ by a multiple of 2^32.
 //  * Sequential mode, clock time: window w (10 minutes) keeps its own run in
-//    slot w mod 64: the i-th id made in w has counter base(w) + 1 + i,
-//    i < 2^31. Ids of one window differ in counter, ids of different windows
-//    in timestamp. When the clock steps back into a window whose run is
+//    slot w mod 64, from the cells' run start s (below 2^24: 0 for the
+//    original libraries' base + 1; a server draws its own, so that two
+//    servers' runs do not count through the same places at once): the id at
+//    place p of w's run has counter base(w) + 1 + p, s <= p < 2^31. Ids of
+//    one window differ in counter, ids of different windows in timestamp. When the clock steps back into a window whose run is
 //    still held, ids continue that run; a window whose slot now holds a
 //    later window (64 or more windows back, 10 h 40 min) is refused
 //    (window_too_old), never restarted.
@@ -36,7 +38,8 @@ enum class Mode : std::uint8_t { variable, sequential };
 
 constexpr std::uint32_t kVariableStep = 198491317;        // prime
 constexpr std::uint32_t kIndexMask = 0x7FFFFFFF;          // 2^31 offsets per half
-constexpr std::uint32_t kRunIds = 0x80000000;             // ids per window run
+constexpr std::uint32_t kRunIds = 0x80000000;             // places per window run
+constexpr std::uint32_t kRunStartLimit = 1u << 24;        // a run start is below this
 constexpr std::uint32_t kClockOffset = 1;                 // first id: base + 1
 constexpr std::uint32_t kExplicitOffset = 0x80000001;     // upper half
 
@@ -86,9 +89,9 @@ struct RunDraw {
 
 // Takes the next place in window `window`'s run: a fetch-add while the
 // window keeps its slot, a compare-and-swap only when a newer window takes
-// the slot over.
+// the slot over, at place `start`.
 template <class Cell64>
-RunDraw draw_run(Cell64 (&runs)[kRunSlots], std::uint32_t window) noexcept {
+RunDraw draw_run(Cell64 (&runs)[kRunSlots], std::uint32_t window, std::uint32_t start = 0) noexcept {
     const std::uint32_t slot = window % kRunSlots;
     Cell64 &cell = runs[slot];
     const std::uint64_t mine = static_cast<std::uint64_t>(window) + 1;
@@ -110,7 +113,8 @@ RunDraw draw_run(Cell64 (&runs)[kRunSlots], std::uint32_t window) noexcept {
         }
         if (held > mine) return {GenStatus::window_too_old, slot, 0};
         // Empty, or an older window's run: this window's run starts.
-        if (cell.compare_exchange(seen, (mine << 32) | 1)) return {GenStatus::ok, slot, 0};
+        const std::uint32_t first = start & (kRunStartLimit - 1);
+        if (cell.compare_exchange(seen, (mine << 32) | (first + 1))) return {GenStatus::ok, slot, first};
     }
 }
 
@@ -139,7 +143,7 @@ GenStatus make_clock_id(Cells &cells, WindowBaseCache &bases, Mode mode, std::in
     const auto ms = static_cast<std::uint64_t>(now_ms);
     if (mode == Mode::variable) return detail::variable_id(cells, ms, stamp, reserve, out);
     const std::uint32_t window = window_of(ms);
-    const RunDraw d = draw_run(cells.runs, window);
+    const RunDraw d = draw_run(cells.runs, window, cells.run_start);
     if (d.status != GenStatus::ok) return d.status;
     if (!reserve(Draw{Counter::run, d.slot, window, d.index})) return GenStatus::not_reserved;
     std::uint32_t base;

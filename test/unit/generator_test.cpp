@@ -252,3 +252,23 @@ TEST(Handover, NextDrawWithLowBitsNeverGoesBack) {
     EXPECT_EQ(next_draw_with((5ull << 31) + 7, 3, 31), (6ull << 31) + 3);
     EXPECT_EQ(next_draw_with(0xFFFFFFFFull, 0, 32), 0x100000000ull);
 }
+
+TEST(SequentialMode, RunsStartAtTheCellsRunStart) {
+    // A server's own run start (below 2^24): the first id of each window's
+    // run is base + 1 + start, the next ones count up from there.
+    Gen g;
+    g.cells.run_start = 1000;
+    const std::int64_t t = 1367111040038;  // 2013-04-28 01:04:00.038 UTC
+    const std::uint32_t base = 0xf5166775u;
+    EXPECT_EQ(counter(g.clock(Mode::sequential, t), Mode::sequential), base + 1 + 1000);
+    EXPECT_EQ(counter(g.clock(Mode::sequential, t), Mode::sequential), base + 1 + 1001);
+    const std::uint32_t next_window = counter(g.clock(Mode::sequential, t + 600000), Mode::sequential);
+    WindowBaseCache bases;
+    std::uint32_t next_base = 0;
+    ASSERT_TRUE(bases.get(window_of(static_cast<std::uint64_t>(t + 600000)), &next_base));
+    EXPECT_EQ(next_window, next_base + 1 + 1000);
+    // Only its low 24 bits count: a run keeps 2^31 - 2^24 places at least.
+    Gen h;
+    h.cells.run_start = 0xFF000005u;
+    EXPECT_EQ(counter(h.clock(Mode::sequential, t), Mode::sequential), base + 1 + 5);
+}
