@@ -29,3 +29,22 @@ CREATE FUNCTION locality_uuid_continue_after(variable_next pg_catalog.int8, give
 REVOKE ALL ON FUNCTION locality_uuid_continue_after(pg_catalog.int8, pg_catalog.int8, pg_catalog.int8, pg_catalog.int8, pg_catalog.int8) FROM PUBLIC;
 COMMENT ON FUNCTION locality_uuid_continue_after(pg_catalog.int8, pg_catalog.int8, pg_catalog.int8, pg_catalog.int8, pg_catalog.int8) IS
     'Moves this edition''s counters forward so that its next ids continue where another''s (its locality_uuid_counters()) stop';
+
+-- Where this server's ids come from (doc/guarantees.md, "Copies"): the
+-- node value and Hot Guid machine bytes with their sources, the host
+-- identity's digest, the data directory and system identifier, and when the
+-- server-wide counters were bound there. For a DBA and a fleet audit:
+-- superusers and pg_monitor.
+CREATE FUNCTION locality_uuid_binding(
+        OUT node pg_catalog.int4, OUT node_source pg_catalog.text,
+        OUT machine pg_catalog.text, OUT machine_source pg_catalog.text,
+        OUT host pg_catalog.text, OUT host_source pg_catalog.text,
+        OUT data_directory pg_catalog.text, OUT system_identifier pg_catalog.numeric,
+        OUT bound_since pg_catalog.timestamptz, OUT run_start pg_catalog.int4)
+    RETURNS pg_catalog.record
+    AS 'MODULE_PATHNAME', 'locality_uuid_binding'
+    LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+REVOKE ALL ON FUNCTION locality_uuid_binding() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION locality_uuid_binding() TO pg_monitor;
+COMMENT ON FUNCTION locality_uuid_binding() IS
+    'Where this server''s node value, machine bytes and server-wide counters come from and are bound';

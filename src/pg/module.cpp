@@ -51,7 +51,8 @@ void _PG_init(void) {
 #else
     ereport(LOG, (errmsg("locality_uuid: server-wide counters are reserved in \"locality_uuid.state\""),
                   errdetail("PostgreSQL %d has no custom WAL: a promoted standby or a point-in-time recovery "
-                            "continues from its own copy of the file and needs a new locality_uuid.node_id.",
+                            "continues from its own copy of the file, moved past fresh random points; for a "
+                            "guarantee it needs a new locality_uuid.node_id.",
                             PG_VERSION_NUM / 10000)));
 #endif
 }

@@ -12,6 +12,9 @@ bool setting_shared_counter = true;
 char *setting_machine_name = nullptr;
 int setting_wal_rmgr_id = 128;
 bool setting_shared_counter_explicit = false;
+char *setting_host_identity_file = nullptr;
+bool setting_require_node_id = false;
+uint32 identity_settings_generation = 0;
 
 namespace {
 
@@ -36,6 +39,11 @@ void assign_shared_counter(bool, void *extra) {
     if (extra != nullptr) setting_shared_counter_explicit = *static_cast<bool *>(extra);
 }
 
+// A reload (or the start) set the node value or machine name: the next
+// server-wide id compares them with the binding (reservations/dealign.hpp).
+void assign_node_id(int, void *) { ++identity_settings_generation; }
+void assign_machine_name(const char *, void *) { ++identity_settings_generation; }
+
 }  // namespace
 
 void define_settings() {
@@ -53,13 +61,13 @@ void define_settings() {
         "-1 uses the last 28 bits of the first active non-loopback MAC address. Give every "
         "server of a fleet its own value.",
         &setting_node_id, kNodeIdDetect, kNodeIdDetect, static_cast<int>(locality::kNodeMask),
-        PGC_SIGHUP, 0, nullptr, nullptr, nullptr);
+        PGC_SIGHUP, 0, nullptr, assign_node_id, nullptr);
 
     // One machine identity per server, like the host name it stands for.
     DefineCustomStringVariable(
         "locality_uuid.machine_name", "Machine name whose MD5 Hot Guids carry.",
         "Empty: the host name up to its first '.', as .NET's Environment.MachineName.",
-        &setting_machine_name, "", PGC_SIGHUP, 0, nullptr, nullptr, nullptr);
+        &setting_machine_name, "", PGC_SIGHUP, 0, nullptr, assign_machine_name, nullptr);
 
     // Defined whether or not the library is preloaded, so that a value in
     // postgresql.conf is not reported as an unknown setting by every session
@@ -76,6 +84,26 @@ void define_settings() {
         &setting_shared_counter, process_shared_preload_libraries_in_progress,
         process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP, 0,
         check_shared_counter, assign_shared_counter, nullptr);
+
+    // Where the counters are bound (binding.hpp): the host is told by this
+    // file's first line where the machine id and host name do not tell
+    // hosts apart (containers: a per-host file mounted into the pod).
+    DefineCustomStringVariable(
+        "locality_uuid.host_identity_file", "File whose first line identifies this host, for the counters' binding.",
+        "Empty: the host's /etc/machine-id and host name. A server that starts on another host, or "
+        "in another data directory, moves its counters past fresh random points.",
+        &setting_host_identity_file, "",
+        process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP, 0, nullptr, nullptr, nullptr);
+
+    // Fleets enforce assigned node values at deployment, never at failover.
+    DefineCustomBoolVariable(
+        "locality_uuid.require_node_id",
+        "Refuses server-wide ids unless node_id and machine_name come from a file outside the data directory.",
+        "On: a node value from a MAC address, a machine name from the host name, or either from "
+        "postgresql.auto.conf or another file in the data directory (which every copy of it carries) "
+        "gets error 55000 at the first id.",
+        &setting_require_node_id, false,
+        process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP, 0, nullptr, nullptr, nullptr);
 
 #if PG_VERSION_NUM >= 150000
     // The custom WAL resource manager id of the reservation records

@@ -9,8 +9,9 @@
 # (stored and syntax-checked, never run by the script; SECURITY INVOKER
 # and without SET, so it runs with its caller's rights and may COMMIT),
 # COMMENT ON FUNCTION or PROCEDURE, ALTER FUNCTION ... <volatility> or
-# REVOKE ALL ON FUNCTION ... FROM PUBLIC (nothing is called, no SQL body
-# runs), and every type in a signature is written pg_catalog.<type>.
+# REVOKE ALL ON FUNCTION ... FROM PUBLIC, GRANT EXECUTE ON FUNCTION ... TO
+# pg_monitor (a predefined role: no role may take a pg_ name) (nothing is
+# called, no SQL body runs), and every type in a signature is written pg_catalog.<type>.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 
@@ -32,6 +33,7 @@ COMMENT = re.compile(rf"COMMENT ON (?:FUNCTION|PROCEDURE) {SIGNATURE} IS '(?:[^'
 # Volatility corrected in an update script; EXECUTE taken from PUBLIC.
 ALTER = re.compile(rf"ALTER FUNCTION {SIGNATURE} (?:IMMUTABLE|STABLE|VOLATILE)$")
 REVOKE = re.compile(rf"REVOKE ALL ON FUNCTION {SIGNATURE} FROM PUBLIC$")
+GRANT = re.compile(rf"GRANT EXECUTE ON FUNCTION {SIGNATURE} TO pg_monitor$")
 
 bad = 0
 for path in sys.argv[1:]:
@@ -59,7 +61,7 @@ for path in sys.argv[1:]:
         else:
             current += ch
     statements = [" ".join(s.split()) for s in statements + [current] if s.strip()]
-    kinds = {"create": 0, "procedure": 0, "comment": 0, "alter": 0, "revoke": 0}
+    kinds = {"create": 0, "procedure": 0, "comment": 0, "alter": 0, "revoke": 0, "grant": 0}
     for s in statements:
         if CREATE.match(s):
             kinds["create"] += 1
@@ -71,6 +73,8 @@ for path in sys.argv[1:]:
             kinds["alter"] += 1
         elif REVOKE.match(s):
             kinds["revoke"] += 1
+        elif GRANT.match(s):
+            kinds["grant"] += 1
         else:
             print(f"{path}: not a plain C function or comment: {s[:160]}")
             bad += 1
@@ -78,7 +82,7 @@ for path in sys.argv[1:]:
         print(f"{path}: {kinds['create']} functions and {kinds['procedure']} procedures but {kinds['comment']} comments")
         bad += 1
     print(f"{path.rsplit('/', 1)[-1]}: {kinds['create']} C functions, {kinds['procedure']} PL/pgSQL procedures, {kinds['comment']} comments, "
-          f"{kinds['alter']} volatility changes, {kinds['revoke']} revokes")
+          f"{kinds['alter']} volatility changes, {kinds['revoke']} revokes, {kinds['grant']} grants to pg_monitor")
 sys.exit(1 if bad else 0)
 EOF
-echo "every install and update script only creates, alters, revokes and comments C functions and PL/pgSQL procedures with pg_catalog types"
+echo "every install and update script only creates, alters, revokes, grants to pg_monitor and comments C functions and PL/pgSQL procedures with pg_catalog types"

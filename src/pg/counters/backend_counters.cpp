@@ -1,6 +1,7 @@
 // Per-backend counters (library not preloaded, or shared_counter off):
 // seeded from pg_strong_random() in the backend itself.
 #include "counters/active_cells.hpp"
+#include "generator.hpp"
 #include "strong_random.hpp"
 
 namespace locality_pg {
@@ -16,6 +17,9 @@ void seed_once() {
     if (seeded_pid == MyProcPid) return;
     cells = locality::PlainCounters{};
     cells.variable_start = strong_random_u32();
+    // Each backend's window runs start at a place of its own (below 2^24),
+    // so that two backends do not count through the same places at once.
+    cells.run_start = strong_random_u32() & (locality::kRunStartLimit - 1);
     cells.explicit_sequential.value = strong_random_u32();
     hot_cells = locality::PlainHotGuidCells{};
     hot_cells.draws.value = strong_random_u32();

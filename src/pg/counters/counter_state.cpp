@@ -3,6 +3,8 @@
 // reservation.cpp) or this backend's own (backend_counters.cpp).
 #include "counters/counter_state.hpp"
 
+#include <ctime>
+
 extern "C" {
 #include "access/xlog.h"
 }
@@ -13,6 +15,7 @@ extern "C" {
 #include "counters/session_counters.hpp"
 #include "identity/machine.hpp"
 #include "identity/node.hpp"
+#include "reservations/dealign.hpp"
 #include "reservations/reservation.hpp"
 #include "reservations/restore.hpp"
 #include "settings.hpp"
@@ -35,6 +38,25 @@ void drop_blocks_of_lowered_runs(SharedCounters *shared, SharedCells &cells) {
     runs_lowered_seen = lowered;
 }
 
+// What this backend last checked of the node value and machine name
+// (settings.hpp's generation; UINT32_MAX: never), and why
+// locality_uuid.require_node_id refuses them ("" if it does not).
+uint32 identity_seen = UINT32_MAX;
+char require_refusal[MAXPGPATH + 64] = "";
+
+// After a start or a reload of the node value or machine name: whether
+// locality_uuid.require_node_id refuses them, and whether the binding
+// records them (a reload that changed them rebinds; LOG, old and new).
+void check_identity(SharedCounters *shared) {
+    const uint32 generation = identity_settings_generation;
+    require_refusal[0] = '\0';
+    if (setting_require_node_id) {
+        char why[MAXPGPATH + 64];
+        if (!values_from_host_files(why, sizeof why)) strlcpy(require_refusal, why, sizeof require_refusal);
+    }
+    if (rebind_values(shared)) identity_seen = generation;
+}
+
 // Calls make(locality_cells, hot_guid_cells, reservation) with the active
 // storage: the server's shared memory (whose draws must be reserved), or
 // this backend's own counters. The kinds differ in type, hence a generic
@@ -54,11 +76,17 @@ auto with_active_cells(Make make) {
         const FreshCounters fresh = fresh_counters();
         if (!restore_late(shared, fresh)) report_unavailable(shared);
     }
-    pg_read_barrier();  // the counters as restore_late left them
+    // The first id after a recovery that replayed another server's WAL
+    // moves the counters away from its origin's (reservations/dealign.hpp).
+    if (pg_atomic_read_u32(&shared->moves_pending) != 0) settle_after_recovery(shared);
+    if (identity_seen != identity_settings_generation) check_identity(shared);
+    if (require_refusal[0] != '\0') report_node_not_assigned(require_refusal);
+    pg_read_barrier();  // the counters as restore_late or the move left them
     SharedCells &cells = shared_cells();
     // Fixed for the server's life, except when replay adopts the primary's
     // (reservation.cpp).
     cells.variable_start = pg_atomic_read_u32(&shared->variable_start);
+    cells.run_start = pg_atomic_read_u32(&shared->run_start);
     drop_blocks_of_lowered_runs(shared, cells);
     return make(cells, shared_hot_cells(), SharedReservation{shared});
 }
@@ -78,12 +106,20 @@ locality::Stamp current_stamp() {
 }
 
 // Waits, interruptibly, until the clock reaches the second after `seconds`
-// (at most one second; not at all if the clock stepped back further).
+// (at most one second; not at all if the clock stepped back further), and
+// never longer than 1.5 s by the monotonic clock: a clock that stands
+// still (a paused or held clock) gets the error instead of a wait without
+// end.
 void wait_for_next_second(int64 seconds) {
     const int64 next_ms = (seconds + 1) * 1000;
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
     for (int64 now = locality::wall_clock_millis(); now < next_ms && now >= next_ms - 1000;
          now = locality::wall_clock_millis()) {
         CHECK_FOR_INTERRUPTS();
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if ((t.tv_sec - start.tv_sec) * 1000 + (t.tv_nsec - start.tv_nsec) / 1000000 > 1500) return;
         pg_usleep(Min(next_ms - now, static_cast<int64>(10)) * 1000L);
     }
 }

@@ -17,8 +17,7 @@ void report_in_recovery() {
     pg_unreachable();
 }
 
-void report_unavailable(SharedCounters *s) {
-    if (s->doubt != StateDoubt::none) report_doubt(s, ERROR);
+void report_unreadable(SharedCounters *s, bool accepting) {
     const int read_errno = static_cast<int>(s->unreadable_errno);
     errno = read_errno;
     ereport(ERROR, (read_errno != 0 ? errcode_for_file_access() : errcode(ERRCODE_DATA_CORRUPTED),
@@ -26,10 +25,27 @@ void report_unavailable(SharedCounters *s) {
                                     : errmsg("\"%s\" in the data directory is corrupt", kStateFile),
                     errdetail("The file holds the reserved marks of the server-wide counters; ids "
                               "made without them could repeat ids made before."),
-                    errhint("Put back the newest copy of the file and accept it with SELECT "
-                            "locality_uuid_accept_state_file(); an older copy, or none, only after "
-                            "giving this server a new locality_uuid.node_id and "
-                            "locality_uuid.machine_name.")));
+                    accepting ? errhint("Nothing was accepted: put back a readable copy of the file (or remove "
+                                        "it), then accept again.")
+                              : errhint("Put back the newest copy of the file and accept it with SELECT "
+                                        "locality_uuid_accept_state_file(); an older copy, or none, only after "
+                                        "giving this server a new locality_uuid.node_id and "
+                                        "locality_uuid.machine_name.")));
+    pg_unreachable();
+}
+
+void report_unavailable(SharedCounters *s) {
+    if (s->doubt != StateDoubt::none) report_doubt(s, ERROR);
+    report_unreadable(s, /* accepting */ false);
+}
+
+void report_node_not_assigned(const char *why) {
+    ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                    errmsg("locality_uuid.require_node_id is on: %s", why),
+                    errdetail("Server-wide ids need locality_uuid.node_id and locality_uuid.machine_name from "
+                              "a configuration file of this host outside the data directory, which no copy "
+                              "of the data directory carries."),
+                    errhint("Put both settings in such a file (README, \"Node identity\") and reload.")));
     pg_unreachable();
 }
 

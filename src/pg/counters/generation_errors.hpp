@@ -18,6 +18,14 @@ namespace locality_pg {
 // file), or a readable file waits for a superuser to accept it (55000).
 [[noreturn]] void report_unavailable(SharedCounters *s);
 
+// The file could not be read (its error, or XX001 if corrupt); `accepting`:
+// for a superuser's accept, which accepted nothing (review G8).
+[[noreturn]] void report_unreadable(SharedCounters *s, bool accepting);
+
+// locality_uuid.require_node_id is on and `why` says what is not from a
+// file of this host outside the data directory (55000).
+[[noreturn]] void report_node_not_assigned(const char *why);
+
 // A draw past the reserved mark whose refill could not write the file.
 [[noreturn]] void report_not_reserved();
 

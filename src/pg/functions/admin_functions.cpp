@@ -48,9 +48,10 @@ void report_release_failure(int result) {
         ereport(ERROR, (errcode_for_file_access(),
                         errmsg("could not make \"%s\" durable: %m", locality_pg::kStateFile),
                         errdetail("The file was renamed into place but its synchronisation failed: the "
-                                  "release may be partly applied, on this server only."),
-                        errhint("Call the function again once the file system works; until then "
-                                "shared memory and WAL hold what was reserved before.")));
+                                  "release may be partly applied on this server (its file and shared "
+                                  "memory), and is not in WAL: standbys keep the glitch's runs."),
+                        errhint("Call the function again once the file system works: it completes the "
+                                "release and logs it.")));
 }
 
 // Releases the runs (the first call) and returns them, ERROR when it cannot.
@@ -103,9 +104,11 @@ LOCALITY_SQL_FUNCTION(locality_uuid_accept_state_file) {
     const locality_pg::FreshCounters fresh = locality_pg::fresh_counters();
     const char *done = "";
     switch (locality_pg::accept_state_file(shared, fresh)) {
-        case locality_pg::AcceptResult::unreadable: locality_pg::report_unavailable(shared);
+        case locality_pg::AcceptResult::unreadable: locality_pg::report_unreadable(shared, /* accepting */ true);
         case locality_pg::AcceptResult::already_trusted: done = "in use already: nothing to accept"; break;
-        case locality_pg::AcceptResult::accepted_file: done = "accepted: counters continue past its marks"; break;
+        case locality_pg::AcceptResult::accepted_file:
+            done = "accepted: counters continue past its marks, moved past fresh random points";
+            break;
         case locality_pg::AcceptResult::accepted_fresh: done = "no file: counters start fresh"; break;
     }
     PG_RETURN_TEXT_P(cstring_to_text(done));
@@ -146,7 +149,8 @@ LOCALITY_SQL_FUNCTION(hot_guid_release_future_seconds) {
 // locality_uuid_window_usage(): the server-wide sequential run of the
 // clock's current window, for monitoring: (window_start, window_end,
 // ids_drawn, ids_left). Drawn counts what backends took from shared memory
-// (each takes 256 at a time, so some may be cached, not yet made).
+// (each takes 256 at a time, so some may be cached, not yet made) from the
+// run start on; drawn plus left is 2^31 less the places the start skipped.
 LOCALITY_SQL_FUNCTION(locality_uuid_window_usage) {
     const TupleDesc desc = locality_pg::row_type(fcinfo);
     locality_pg::SharedCounters *shared = locality_pg::primary_counters("report the window's sequential ids");
@@ -154,14 +158,18 @@ LOCALITY_SQL_FUNCTION(locality_uuid_window_usage) {
     const int64 now_ms = locality::wall_clock_millis();
     const uint32 window = locality::window_of(static_cast<uint64>(Max(now_ms, 0)));
     const uint64 run = pg_atomic_read_u64(&shared->runs[window % locality::kRunSlots].value);
-    const uint64 drawn = (run >> 32) == static_cast<uint64>(window) + 1
-                             ? Min(run & 0xFFFFFFFF, static_cast<uint64>(locality::kRunIds))
-                             : 0;
+    const uint64 used = (run >> 32) == static_cast<uint64>(window) + 1
+                            ? Min(run & 0xFFFFFFFF, static_cast<uint64>(locality::kRunIds))
+                            : 0;
+    // A run starts at the run start (binding.hpp): the places before it are
+    // skipped, not drawn (a run begun before a move started lower).
+    const uint64 start = pg_atomic_read_u32(&shared->run_start);
+    const uint64 drawn = used > start ? used - start : 0;
     const int64 start_us = static_cast<int64>(locality::window_start_millis(window)) * 1000;
     Datum values[4] = {locality_pg::timestamptz_from_unix_micros(start_us),
                        locality_pg::timestamptz_from_unix_micros(start_us + locality::kWindowMillis * 1000),
                        Int64GetDatum(static_cast<int64>(drawn)),
-                       Int64GetDatum(static_cast<int64>(locality::kRunIds - drawn))};
+                       Int64GetDatum(static_cast<int64>(locality::kRunIds - Max(used, start)))};
     bool nulls[4] = {false, false, false, false};
     PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
 }

@@ -39,6 +39,18 @@ const char *current_machine_name() {
     return name;
 }
 
+bool machine_bytes_quietly(std::uint8_t out[3]) {
+    char name[256];
+    if (setting_value()[0] != '\0') {
+        strlcpy(name, setting_value(), sizeof name);
+    } else if (host_name_read) {
+        strlcpy(name, host_name, sizeof name);
+    } else if (!locality::host_machine_name(name)) {
+        return false;
+    }
+    return locality::hot_guid_machine(name, strlen(name), out);
+}
+
 locality::HotStamp current_hot_stamp() {
     if (!cached || strcmp(setting_value(), cached_setting) != 0) {
         char name[256];

@@ -17,4 +17,8 @@ locality::HotStamp current_hot_stamp();
 // The machine name in use (NUL-terminated, in a static buffer).
 const char *current_machine_name();
 
+// The machine bytes, without raising anything: false if the host name or
+// MD5 is unavailable (the postmaster's start must not fail for them).
+bool machine_bytes_quietly(std::uint8_t out[3]);
+
 }  // namespace locality_pg

@@ -1,5 +1,6 @@
 #include "identity/node.hpp"
 
+#include "identity/setting_source.hpp"
 #include "locality_id.hpp"
 #include "node_id.hpp"
 #include "settings.hpp"
@@ -26,41 +27,100 @@ const locality::DetectedNode &detect_once() {
     return detected_node;
 }
 
+// What a copy of this data directory, or another server with the same
+// values, does: said at every start where the values are not this host's
+// own (README, "Node identity").
+constexpr const char *kHostFileHint =
+    "Set locality_uuid.node_id and locality_uuid.machine_name in a configuration file of this host outside "
+    "the data directory (README, \"Node identity\"); locality_uuid.require_node_id = on then refuses ids "
+    "until they are.";
+
+void warn_data_directory(const char *what, const char *source) {
+    ereport(WARNING, (errmsg("locality_uuid: %s comes from a file in the data directory (%s)", what, source),
+                      errdetail("Every copy of this data directory (a restored backup, a clone, a standby's "
+                                "base backup) starts with the same value; its counters move past fresh random "
+                                "points at its start, but its ids and its origin's then differ only by chance."),
+                      errhint("%s", kHostFileHint)));
+}
+
 }  // namespace
 
 void detect_node_for_server() {
+    char source[MAXPGPATH + 32];
     if (setting_node_id != kNodeIdDetect) {
-        ereport(LOG, (errmsg("locality_uuid: node value %d, from locality_uuid.node_id", setting_node_id)));
-        return;
+        if (setting_source("locality_uuid.node_id", source, sizeof source) == SettingSource::data_directory_file) {
+            char what[64];
+            snprintf(what, sizeof what, "node value %d", setting_node_id);
+            warn_data_directory(what, source);
+        } else {
+            ereport(LOG, (errmsg("locality_uuid: node value %d, from locality_uuid.node_id (%s)", setting_node_id,
+                                 source)));
+        }
+    } else {
+        const locality::DetectedNode &d = detect_once();
+        if (!d.found) {
+            ereport(WARNING, (errmsg("locality_uuid: node value 0: no MAC address found and "
+                                     "locality_uuid.node_id is not set"),
+                              errdetail("Servers with the same node value make ids that differ only in pid, "
+                                        "counter and millisecond."),
+                              errhint("%s", kHostFileHint)));
+        } else {
+            char mac[18];
+            snprintf(mac, sizeof mac, "%02x:%02x:%02x:%02x:%02x:%02x", d.mac[0], d.mac[1], d.mac[2], d.mac[3],
+                     d.mac[4], d.mac[5]);
+            const uint32 node = locality::node_from_mac(d.mac);
+            const locality::MacKind kind = locality::classify_mac(d.mac);
+            ereport(WARNING,
+                    (errmsg("locality_uuid: node value %u comes from %sMAC address %s of interface \"%s\"", node,
+                            kind == locality::MacKind::universal   ? ""
+                            : kind == locality::MacKind::multicast ? "multicast "
+                                                                   : "locally administered ",
+                            mac, d.interface_name),
+                     errdetail("A node value drawn from 28 bits of a MAC address is shared by two of 10,000 "
+                               "servers with probability 0.17, and containers and cloud images share whole "
+                               "addresses; servers with the same node value make ids that differ only by "
+                               "chance."),
+                     errhint("%s", kHostFileHint)));
+        }
     }
-    const locality::DetectedNode &d = detect_once();
-    const char *hint = "Set locality_uuid.node_id in a configuration file of this host outside the data "
-                       "directory (README, \"Node identity\").";
-    if (!d.found) {
-        ereport(WARNING, (errmsg("locality_uuid: node value 0: no MAC address found and "
-                                 "locality_uuid.node_id is not set"),
-                          errdetail("Servers with the same node value make ids that differ only in pid, "
-                                    "counter and millisecond."),
-                          errhint("%s", hint)));
-        return;
+    const char *machine = setting_machine_name != nullptr ? setting_machine_name : "";
+    if (machine[0] == '\0') {
+        ereport(WARNING,
+                (errmsg("locality_uuid: the Hot Guid machine name comes from the host name"),
+                 errdetail("Host names repeat (every StatefulSet has a db-0), and 24 machine bytes are shared by "
+                           "two of 10,000 machines with probability 0.95."),
+                 errhint("%s", kHostFileHint)));
+    } else if (setting_source("locality_uuid.machine_name", source, sizeof source) ==
+               SettingSource::data_directory_file) {
+        warn_data_directory("the Hot Guid machine name", source);
     }
-    char mac[18];
-    snprintf(mac, sizeof mac, "%02x:%02x:%02x:%02x:%02x:%02x", d.mac[0], d.mac[1], d.mac[2], d.mac[3], d.mac[4],
-             d.mac[5]);
-    const uint32 node = locality::node_from_mac(d.mac);
-    const locality::MacKind kind = locality::classify_mac(d.mac);
-    if (kind == locality::MacKind::universal) {
-        ereport(LOG, (errmsg("locality_uuid: node value %u, from MAC address %s of interface \"%s\"", node, mac,
-                             d.interface_name)));
-        return;
+    char why[MAXPGPATH + 64];
+    if (setting_require_node_id && !values_from_host_files(why, sizeof why))
+        ereport(WARNING, (errmsg("locality_uuid.require_node_id is on: %s", why),
+                          errdetail("Server-wide ids are refused until both values come from a configuration "
+                                    "file of this host outside the data directory."),
+                          errhint("%s", kHostFileHint)));
+}
+
+bool values_from_host_files(char *why, size_t size) {
+    char source[MAXPGPATH + 32];
+    if (setting_node_id == kNodeIdDetect) {
+        snprintf(why, size, "the node value comes from %s", current_node_source());
+        return false;
     }
-    ereport(WARNING,
-            (errmsg("locality_uuid: node value %u comes from %s MAC address %s of interface \"%s\"", node,
-                    kind == locality::MacKind::multicast ? "multicast" : "locally administered", mac,
-                    d.interface_name),
-             errdetail("Containers and cloud VMs often share such addresses; servers with the same node value "
-                       "make sequential ids that differ only in pid and millisecond."),
-             errhint("%s", hint)));
+    if (setting_source("locality_uuid.node_id", source, sizeof source) != SettingSource::host_file) {
+        snprintf(why, size, "locality_uuid.node_id comes from %s", source);
+        return false;
+    }
+    if (setting_machine_name == nullptr || setting_machine_name[0] == '\0') {
+        snprintf(why, size, "the Hot Guid machine name comes from the host name");
+        return false;
+    }
+    if (setting_source("locality_uuid.machine_name", source, sizeof source) != SettingSource::host_file) {
+        snprintf(why, size, "locality_uuid.machine_name comes from %s", source);
+        return false;
+    }
+    return true;
 }
 
 uint32 current_node() {

@@ -2,12 +2,6 @@
 
 #include <cerrno>
 
-extern "C" {
-#if PG_VERSION_NUM >= 140000
-#include "utils/wait_event.h"  // PG_WAIT_EXTENSION (in pgstat.h before 14)
-#endif
-}
-
 #include "hot_guid_generator.hpp"
 #include "reservations/marks.hpp"
 #include "reservations/reservation.hpp"
@@ -47,29 +41,19 @@ void announce_lowered_runs(SharedCounters *s) {
     pg_atomic_fetch_add_u32(&s->runs_released, 1);
 }
 
-// As a refill's waiters do: cancellable, and visible as an Extension wait
-// while a refill's fsync holds the lock.
-void acquire_interruptibly(SharedCounters *s) {
-    ConditionVariablePrepareToSleep(&s->raised);
-    while (!LWLockConditionalAcquire(s->lock, LW_EXCLUSIVE))
-        ConditionVariableTimedSleep(&s->raised, 100, PG_WAIT_EXTENSION);
-    ConditionVariableCancelSleep();
-}
-
-void release_lock(SharedCounters *s) {
-    LWLockRelease(s->lock);
-    ConditionVariableBroadcast(&s->raised);
-}
-
 // Writes the released marks (the file, then the WAL record): 0, or the
 // error code of release_future_runs with errno set. Releases the lock on
 // failure.
-int write_release(SharedCounters *s, ReservedState *next, void (*log)(const ReservedState &)) {
+int write_release(SharedCounters *s, ReservedState *next, void (*log)(const ReservedState &),
+                  const uint64 *until_before = nullptr, const bool *released_slot = nullptr) {
     stamp_cluster(next);
     bool renamed = false;
     if (!write_marks(s, *next, &renamed)) {
         const int saved = errno;
-        release_lock(s);
+        if (!renamed && until_before != nullptr)
+            for (uint32 i = 0; i < locality::kRunSlots; ++i)
+                if (released_slot[i]) pg_atomic_write_u64(&s->run_until[i].value, until_before[i]);
+        release_counters_lock(s);
         errno = saved;
         return renamed ? kReleaseNotDurable : kReleaseNotWritten;
     }
@@ -80,14 +64,14 @@ int write_release(SharedCounters *s, ReservedState *next, void (*log)(const Rese
 }  // namespace
 
 int release_future_hot_seconds(SharedCounters *s, uint64 now_second, uint64 *from, uint64 *to) {
-    acquire_interruptibly(s);
+    acquire_counters_lock(s);
     ReservedState next = snapshot(s);
     // Normal operation reserves at most kHotSecondsAhead past the clock,
     // and a restart with the clock behind opens one more such span: a
     // reservation up to kHotReleaseSlack ahead resolves itself within
     // seconds and is not a glitch to release.
     if (next.hot_seconds <= now_second + kHotReleaseSlack) {
-        release_lock(s);
+        release_counters_lock(s);
         return 0;
     }
     *from = now_second + 1;
@@ -100,7 +84,7 @@ int release_future_hot_seconds(SharedCounters *s, uint64 now_second, uint64 *fro
     // next one opens afresh from the draw mark.
     pg_atomic_write_u64(&s->hot_seconds_until.value, next.hot_seconds);
     pull_back_hot_second(s);
-    release_lock(s);
+    release_counters_lock(s);
     return 1;
 }
 
@@ -115,11 +99,12 @@ void lower_runs(SharedCounters *s, const ReservedState &to) {
 }
 
 int release_future_runs(SharedCounters *s, uint32 now_window, uint32 *windows) {
-    acquire_interruptibly(s);
+    acquire_counters_lock(s);
 
     ReservedState next = snapshot(s);
     const uint64 first_future = static_cast<uint64>(now_window) + locality::kRunSlots;
     bool released_slot[locality::kRunSlots] = {};
+    uint64 until_before[locality::kRunSlots] = {};
     int released = 0;
     for (uint32 i = 0; i < locality::kRunSlots; ++i) {
         // window + 1 of the slot's newest run, drawn or reserved
@@ -133,9 +118,14 @@ int release_future_runs(SharedCounters *s, uint32 now_window, uint32 *windows) {
         // to that run, covering what was drawn of it, and nothing is
         // closed (review F10). A slot whose run the glitch took over lost
         // the real window's count: closed.
-        next.runs[i] = (counter >> 32) != 0 && (counter >> 32) - 1 < first_future ? run_mark_above(counter)
-                                                                                  : closed_run(i, now_window);
-        if (next.runs[i] >> 32 == counter >> 32) {
+        // A slot never drawn in this lifetime, whose file held no run
+        // before the glitch's reservation ahead, lost no count: nothing is
+        // closed there either, and its mark goes (review G4).
+        next.runs[i] = counter == 0                                       ? 0
+                       : (counter >> 32) - 1 < first_future ? run_mark_above(counter)
+                                                            : closed_run(i, now_window);
+        until_before[i] = pg_atomic_read_u64(&s->run_until[i].value);
+        if (counter != 0 && next.runs[i] >> 32 == counter >> 32) {
             // That window draws on meanwhile, covered by the glitch's newer
             // mark: lower the mark here first (draws past it now wait for
             // this lock), then take what was drawn before that into account.
@@ -146,7 +136,10 @@ int release_future_runs(SharedCounters *s, uint32 now_window, uint32 *windows) {
         }
     }
     if (released > 0) {
-        const int failed = write_release(s, &next, log_release);
+        // A file not written holds the marks from before: so does shared
+        // memory again, where a mark was lowered early (review G6). A file
+        // renamed but not made durable may hold the release: its marks stay.
+        const int failed = write_release(s, &next, log_release, until_before, released_slot);
         if (failed != 0) return failed;
         // Only the released slots move, each from the future run seen: the
         // others keep drawing meanwhile (their counters can be past their
@@ -161,7 +154,7 @@ int release_future_runs(SharedCounters *s, uint32 now_window, uint32 *windows) {
         }
         announce_lowered_runs(s);
     }
-    release_lock(s);
+    release_counters_lock(s);
     return released;
 }
 

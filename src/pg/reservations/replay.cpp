@@ -5,6 +5,10 @@
 
 #include <cerrno>
 
+extern "C" {
+#include "access/xlog.h"  // GetSystemIdentifier
+}
+
 #include "reservations/marks.hpp"
 #include "reservations/release_runs.hpp"
 #include "reservations/reservation.hpp"
@@ -79,9 +83,17 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, ReplayKi
         } else {
             s->hot_seconds_replayed = Max(s->hot_seconds_replayed, static_cast<uint64>(logged.hot_seconds));
         }
-        // A file that could not be read (not one in doubt: a file of
-        // another cluster, or put back, waits for a superuser still).
-        adopted_unreadable = pg_atomic_read_u32(&s->available) == 0 && s->doubt == StateDoubt::none;
+        // A file that could not be read, or one in doubt (put back after a
+        // start that could not read it) when this record is this cluster's:
+        // a server in doubt logs no reservation, so a record of this
+        // cluster was logged while its marks were trusted, and holds every
+        // mark ids were handed out under as of that record (review G3: a
+        // standby made from a base backup of a primary in doubt would
+        // otherwise refuse ids after its promotion until a superuser
+        // stepped in).
+        const bool clears_doubt =
+            s->doubt == StateDoubt::late && logged.system_identifier == GetSystemIdentifier();
+        adopted_unreadable = pg_atomic_read_u32(&s->available) == 0 && (s->doubt == StateDoubt::none || clears_doubt);
         held = s->on_disk;
         held_known = s->on_disk_known;
         replays_another = s->replays_another;
@@ -116,12 +128,21 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, ReplayKi
     // replayed marks cover everything the unreadable file held of this WAL
     // history. (Refills the file held beyond the last record were never
     // flushed to WAL, so none of their ids was handed out: reservation.hpp.)
-    const bool needs_write = adopted_unreadable ||
-                             (replays_another ? !held_known || !same_marks(next, held)
-                                              : held_known && rises_above(next, held));
+    // Crash recovery writes a release's lower marks too once it has
+    // written a mark of its own (review G5): before the crash the file held
+    // the release, and leaving the glitch's marks there would undo it at
+    // the next restart.
+    const bool rewrote = s != nullptr && s->replay_wrote_file;
+    const bool needs_write =
+        adopted_unreadable ||
+        (replays_another ? !held_known || !same_marks(next, held)
+                         : held_known && (rises_above(next, held) ||
+                                          ((release || release_hot) && rewrote && !same_marks(next, held))));
     const bool written = !needs_write || (s != nullptr ? write_marks(s, next) : write_state_file(next));
     const int saved_errno = errno;
+    if (needs_write && written && s != nullptr && !replays_another) s->replay_wrote_file = true;
     if (needs_write && written && adopted_unreadable && s != nullptr) {
+        s->doubt = StateDoubt::none;
         pg_write_barrier();  // the counters before the flag
         pg_atomic_write_u32(&s->available, 1);
     }
@@ -129,8 +150,8 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, ReplayKi
     if (s != nullptr) LWLockRelease(s->lock);
     if (needs_write && written && adopted_unreadable)
         ereport(LOG, (errmsg("locality_uuid: \"%s\" rewritten from a replayed reservation", kStateFile),
-                      errdetail("The file could not be read; the replayed marks cover everything it "
-                                "held of this WAL history.")));
+                      errdetail("The file could not be read, or was in doubt; the replayed marks cover "
+                                "every id this cluster handed out as of the record.")));
     if (written) return;
     errno = saved_errno;
     // Crash recovery of this server's own WAL: the file already held every

@@ -72,10 +72,11 @@ bool extend_reservation(SharedCounters *s, const locality::Draw &d) {
             // ids, at the rollover, find their mark already on disk instead
             // of all waiting for this write. (Its slot's older run, 63
             // windows back, is then refused after a restart: a clock more
-            // than 10.5 hours behind.)
+            // than 10.5 hours behind.) Its run begins at the run start.
             const uint64 following = static_cast<uint64>(d.window) + 2;  // (window + 1) + 1
+            const uint64 first_ids = pg_atomic_read_u32(&s->run_start) + kReserve;
             uint64 &ahead = next.runs[(d.window + 1) % locality::kRunSlots];
-            ahead = Max(ahead, (following << 32) | kReserve);
+            ahead = Max(ahead, (following << 32) | first_ids);
             break;
         }
     }

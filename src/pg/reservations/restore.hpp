@@ -13,15 +13,21 @@
 namespace locality_pg {
 
 // Fresh values for counters that start without a file (a new cluster, or
-// one made by pg_upgrade): random, so two such servers do not start alike.
+// one made by pg_upgrade): random, so two such servers do not start alike;
+// and the random distances and run start of a move (dealign.hpp).
 struct FreshCounters {
     uint32 variable_start;
     uint32 explicit_sequential;
     uint32 hot_guid;
+    uint32 run_start;          // below 2^24
+    uint64 variable_jump;      // in [2^30, 3 * 2^30): the variable counter's 2^32 cycle
+    uint64 explicit_jump;      // in [2^29, 3 * 2^29): the given-time index's 2^31 cycle
+    uint64 hot_jump;           // in [2^22, 3 * 2^22): the Hot Guid counter field's 2^24
+    uint32 run_jump;           // in [2^23, 2^24): places of a window's 2^31
 };
 
-// Three values from pg_strong_random() (which may block: draw them before
-// taking a lock).
+// Values from pg_strong_random() (which may block: draw them before taking
+// a lock).
 FreshCounters fresh_counters();
 
 // At the start of a shared-memory lifetime (postmaster start, crash
@@ -49,8 +55,10 @@ AcceptResult accept_state_file(SharedCounters *s, const FreshCounters &fresh);
 // second past it and ahead of the clock moves back, closed as full.
 void pull_back_hot_second(SharedCounters *s);
 
-// The marks of s made available and written back (at start, or accepted).
-bool make_available(SharedCounters *s, const ReservedState &saved, bool restored, bool at_start);
+// The marks of s made available and written back (at start, or accepted);
+// `stamp`: with this cluster's system identifier and timeline. True if the
+// file could be written.
+bool make_available(SharedCounters *s, const ReservedState &saved, bool restored, bool stamp);
 
 // Why a readable file is not used (s->doubt), at elevel: LOG at start,
 // ERROR for a call that needs the counters.

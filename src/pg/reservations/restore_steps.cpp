@@ -5,11 +5,29 @@
 
 #include <cerrno>
 
+extern "C" {
+#if PG_VERSION_NUM >= 140000
+#include "utils/wait_event.h"  // PG_WAIT_EXTENSION (in pgstat.h before 14)
+#endif
+}
+
 #include "hot_guid_generator.hpp"
 #include "reservations/marks.hpp"
 #include "wall_clock.hpp"
 
 namespace locality_pg {
+
+void acquire_counters_lock(SharedCounters *s) {
+    ConditionVariablePrepareToSleep(&s->raised);
+    while (!LWLockConditionalAcquire(s->lock, LW_EXCLUSIVE))
+        ConditionVariableTimedSleep(&s->raised, 100, PG_WAIT_EXTENSION);
+    ConditionVariableCancelSleep();
+}
+
+void release_counters_lock(SharedCounters *s) {
+    LWLockRelease(s->lock);
+    ConditionVariableBroadcast(&s->raised);
+}
 
 // Raises a counter to at least `floor` (only replay moves a counter this
 // way; generation only adds).

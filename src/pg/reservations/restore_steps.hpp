@@ -10,6 +10,12 @@
 
 namespace locality_pg {
 
+// Takes the reservation lock as a refill's waiters do: cancellable, and
+// visible as an Extension wait while a refill's fsync holds it. Released
+// with release_counters_lock, which wakes the waiters.
+void acquire_counters_lock(SharedCounters *s);
+void release_counters_lock(SharedCounters *s);
+
 // Raises a counter to at least `floor` (only replay and start-up move a
 // counter this way; generation only adds).
 void raise_counter(pg_atomic_uint64 *cell, uint64 floor);

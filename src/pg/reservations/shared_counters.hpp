@@ -5,6 +5,7 @@
 
 #include "pg_boundary.hpp"
 
+#include "binding.hpp"
 #include "counter_cells.hpp"
 #include "reservations/state_file.hpp"
 
@@ -46,6 +47,10 @@ struct SharedCounters {
     // file only for a record whose marks it does not hold yet.
     ReservedState on_disk;
     bool on_disk_known;
+    // This lifetime's crash recovery (its own WAL) wrote the file: it then
+    // holds marks of replayed records, and a replayed release is written
+    // too (replay.cpp).
+    bool replay_wrote_file;
     // The start found this server about to replay another server's WAL (a
     // standby, point-in-time recovery, a start from a backup_label): every
     // record that raises a mark must then reach the file, or replay stops.
@@ -65,6 +70,18 @@ struct SharedCounters {
     // one attempt per interval, not one per draw (reservation.cpp).
     pg_atomic_uint64 write_retry_at;
     int write_errno;
+    // Where a window's run starts (below 2^24): the binding's, drawn when
+    // the counters were bound here (dealign.hpp), so that servers that
+    // share a node value by chance do not count through the same places.
+    pg_atomic_uint32 run_start;
+    // 1 from the start of a server that replays another server's WAL until
+    // its first server-wide id after recovery moved the counters past
+    // fresh random points (dealign.hpp): its origin may still make ids.
+    pg_atomic_uint32 moves_pending;
+    // Where the counters are bound now (binding.hpp; locality_uuid.binding
+    // as this lifetime wrote or read it), under the lock after start.
+    Binding bound;
+    bool bound_known;
 };
 
 // Called from _PG_init while shared_preload_libraries is being processed

@@ -15,6 +15,7 @@ extern "C" {
 #include "miscadmin.h"  // DataDir
 }
 
+#include "reservations/dealign.hpp"
 #include "reservations/marks.hpp"
 #include "reservations/reservation.hpp"
 #include "reservations/restore_steps.hpp"
@@ -44,18 +45,16 @@ bool replays_another_server() {
 
 // Reads the file into s and makes s available; false (s stays unavailable,
 // the reason kept in s) if it exists but cannot be read, or if it can but
-// is in doubt: read `late` (after the start could not read it), or written
-// by another cluster. A file in doubt still raises the counters (raising
-// never repeats an id) but hands out nothing until a superuser accepts it
-// (accept_state_file).
+// is in doubt: read `late` (after the start could not read it, or while a
+// doubt mark from such a start remains). A file in doubt still raises the
+// counters (raising never repeats an id) but hands out nothing until a
+// superuser accepts it (accept_state_file). At start, counters bound
+// elsewhere move past fresh random points first (dealign.hpp).
 bool load_state(SharedCounters *s, const FreshCounters &fresh, bool late) {
     ReservedState saved;
     bool restored = false;
     if (!read_or_fresh(s, fresh, &saved, &restored)) return false;
-    s->doubt = late || state_marked_in_doubt() ? StateDoubt::late
-               : restored && saved.system_identifier != 0 && saved.system_identifier != GetSystemIdentifier()
-                   ? StateDoubt::foreign
-                   : StateDoubt::none;
+    s->doubt = late || state_marked_in_doubt() ? StateDoubt::late : StateDoubt::none;
     apply_state(s, saved, restored);
     // What the file holds: nothing when there is none.
     s->on_disk = restored ? saved : ReservedState{};
@@ -64,23 +63,40 @@ bool load_state(SharedCounters *s, const FreshCounters &fresh, bool late) {
         report_doubt(s, LOG);
         return false;
     }
-    return make_available(s, saved, restored, /* at_start */ !late);
+    // Only a start gets here: a late read is in doubt.
+    check_binding_at_start(s, saved, restored, fresh);
+    const bool written = make_available(s, saved, restored, /* stamp */ start_moved_counters());
+    bind_after_start(s, written);
+    return true;
 }
 
 }  // namespace
 
 FreshCounters fresh_counters() {
-    return FreshCounters{strong_random_u32(), strong_random_u32(), strong_random_u32()};
+    FreshCounters f;
+    f.variable_start = strong_random_u32();
+    f.explicit_sequential = strong_random_u32();
+    f.hot_guid = strong_random_u32();
+    f.run_start = strong_random_u32() & (locality::kRunStartLimit - 1);
+    // Each distance keeps a quarter of its counter's cycle clear on both
+    // sides of where the origin stands (doc/guarantees.md, "Copies").
+    f.variable_jump = (1ULL << 30) + strong_random_u32() % (1U << 31);
+    f.explicit_jump = (1ULL << 29) + strong_random_u32() % (1U << 30);
+    f.hot_jump = (1ULL << 22) + strong_random_u32() % (1U << 23);
+    f.run_jump = (1U << 23) + strong_random_u32() % (1U << 23);
+    return f;
 }
 
 // The marks of s made available, and written back: at start (the file's
 // marks, or fresh counters), or when a superuser accepted a file in doubt.
-// The caller holds the lock, or is the postmaster at start.
-bool make_available(SharedCounters *s, const ReservedState &saved, bool restored, bool at_start) {
+// The caller holds the lock, or is the postmaster at start. `stamp`: the
+// file is this cluster's from now on (accepted, or moved at start);
+// otherwise it keeps the stamp it had. True if the marks were written.
+bool make_available(SharedCounters *s, const ReservedState &saved, bool restored, bool stamp) {
     ReservedState written = snapshot(s);
     written.system_identifier = saved.system_identifier;
     written.timeline = saved.timeline;
-    if (!at_start) stamp_cluster(&written);  // accepted: this cluster's file from now on
+    if (stamp) stamp_cluster(&written);
     s->hot_seconds_in_file = saved.hot_seconds;
     // A clock behind the seconds reserved for Hot Guids (it stepped back
     // before the restart): rather than refuse them until it catches up,
@@ -116,9 +132,11 @@ bool make_available(SharedCounters *s, const ReservedState &saved, bool restored
                         kStateFile),
                  errdetail("Expected once on a new cluster. Otherwise ids for given times and Hot Guids for "
                            "given times start from new random counters and may repeat earlier ones."),
-                 errhint("If this cluster made server-wide ids before, stop it, put back the newest copy "
-                         "of the file, and start it again.")));
-    return true;
+                 errhint("If this cluster made server-wide ids before and has made none since this "
+                         "start, stop it, put back the newest copy of the file, and start it again; "
+                         "if it has, first give it a new locality_uuid.node_id and "
+                         "locality_uuid.machine_name.")));
+    return written_ok;
 }
 
 void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fresh) {
@@ -131,12 +149,16 @@ void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fres
     s->doubt = StateDoubt::none;
     s->on_disk = ReservedState{};
     s->on_disk_known = false;
+    s->replay_wrote_file = false;
     s->replays_another = replays_another_server();
     s->hot_seconds_in_file = 0;
     s->hot_seconds_replayed = 0;
     s->hot_seconds_floor = 0;
     pg_atomic_init_u64(&s->write_retry_at, 0);
     s->write_errno = 0;
+    pg_atomic_init_u32(&s->run_start, fresh.run_start);
+    pg_atomic_init_u32(&s->moves_pending, 0);
+    s->bound_known = false;
     for (Line *l : {&s->variable, &s->explicit_sequential, &s->hot_draws, &s->hot_second, &s->hot_opened,
                     &s->variable_until, &s->explicit_until, &s->hot_until, &s->hot_seconds_until})
         pg_atomic_init_u64(&l->value, 0);
@@ -144,6 +166,7 @@ void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fres
         pg_atomic_init_u64(&s->runs[i].value, 0);
         pg_atomic_init_u64(&s->run_until[i].value, 0);
     }
+    read_binding_at_start(s);
     if (load_state(s, fresh, /* late */ false) || s->doubt != StateDoubt::none) return;
     const int read_errno = s->unreadable_errno;  // 0: the file is corrupt
     // Whatever is put there later waits for a superuser, across restarts too.

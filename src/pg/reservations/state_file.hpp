@@ -42,10 +42,11 @@ enum class StateRead : uint8 { ok, missing, corrupt, io_error };
 // Why a file that can be read is not used until a superuser accepts it
 // (locality_uuid_accept_state_file()): nothing proves it is this server's
 // newest copy, and an older one would hand out its ids again.
+// (A file of another cluster is not in doubt: the counters move past it,
+// reservations/dealign.hpp.)
 enum class StateDoubt : uint8 {
     none,
-    late,     // read after the start could not read it (put back or replaced meanwhile)
-    foreign,  // written by a cluster with another system identifier
+    late,  // read after the start could not read it (put back or replaced meanwhile)
 };
 
 // Reads the file from the current directory (the data directory).

@@ -1,0 +1,51 @@
+// Where a server's counters and node value are bound: the host (a digest
+// of its identity), the data directory, the cluster's system identifier,
+// and the node value and Hot Guid machine bytes with where each comes
+// from. identity/binding.cpp says what this server's binding is now;
+// reservations/ keeps the one the counters were last bound to in
+// locality_uuid.binding beside the state file, and moves every counter
+// past a fresh random point when a server starts somewhere else or after
+// replaying another server's WAL (reservations/dealign.cpp): a copy of a
+// data directory (a restored backup, a clone) and its origin then continue
+// from unrelated places.
+#pragma once
+
+#include "pg_boundary.hpp"
+
+namespace locality_pg {
+
+struct Binding {
+    char host[33];              // 32 hex digits of the host identity's digest; "" unknown
+    char host_source[MAXPGPATH + 32];  // "machine-id and host name", "host name", "file PATH"
+    char data_directory[MAXPGPATH];
+    uint64 system_identifier;   // 0: unknown
+    int32 node;                 // -1: unknown
+    char node_source[MAXPGPATH + 32];  // "file PATH", "data directory file PATH", "command line", "mac IFACE", "none"
+    char machine[7];            // 6 hex digits of the Hot Guid machine bytes; "" unknown
+    char machine_source[MAXPGPATH + 32];  // as node_source, or "host name"
+    int64 since;                // Unix seconds it was bound at; 0 unknown
+    uint32 run_start;           // where this binding's window runs start (below 2^24)
+};
+
+// This server's binding now (node and machine as the settings say), with
+// `since` the current time and run_start 0 (a binding's own is drawn when
+// it is made: dealign.hpp). Called by the postmaster at start and at the
+// end of recovery, and by a backend that finds the node value or machine
+// name reloaded.
+void current_binding(Binding *out);
+
+// Whether two bindings are the same place: host, data directory and system
+// identifier, each compared only where both are known. A move or a copy
+// changes at least one; a new node value or machine name does not.
+bool same_place(const Binding &a, const Binding &b);
+
+// Whether the node value, the machine bytes and where each comes from agree
+// (a re-key, or a value moved to another file, otherwise).
+bool same_values(const Binding &a, const Binding &b);
+
+// One line describing b, for logs: "host 9f00e1aa... (machine-id and host
+// name), data directory /srv/pg, system identifier 7301..., node 17 (file
+// /etc/...), machine f52bb9 (file /etc/...), since 2026-11-26 20:00:00+00".
+void describe_binding(const Binding &b, char *buf, size_t size);
+
+}  // namespace locality_pg

@@ -1,0 +1,96 @@
+// This server's binding now (binding.hpp): the host identity, the data
+// directory, the system identifier, the node value and machine bytes and
+// where each comes from.
+#include "binding.hpp"
+
+#include <ctime>
+
+extern "C" {
+#include "access/xlog.h"  // GetSystemIdentifier
+}
+
+#include "host_identity.hpp"
+#include "hot_guid.hpp"
+#include "identity/machine.hpp"
+#include "identity/node.hpp"
+#include "identity/setting_source.hpp"
+#include "settings.hpp"
+
+namespace locality_pg {
+namespace {
+
+void host_identity(Binding *b) {
+    char text[1024];
+    size_t len = 0;
+    const char *file = setting_host_identity_file != nullptr ? setting_host_identity_file : "";
+    if (file[0] != '\0') {
+        // A file the operator provides (a container's host, mounted in).
+        if (!locality::read_first_line(file, text, sizeof text)) {
+            b->host[0] = '\0';
+            snprintf(b->host_source, sizeof b->host_source, "file %s (unreadable)", file);
+            return;
+        }
+        len = strlen(text);
+        snprintf(b->host_source, sizeof b->host_source, "file %s", file);
+    } else {
+        char machine_id[128];
+        char host[256];
+        const bool has_id = locality::read_first_line("/etc/machine-id", machine_id, sizeof machine_id);
+        if (gethostname(host, sizeof host) != 0) host[0] = '\0';
+        host[sizeof host - 1] = '\0';
+        len = static_cast<size_t>(snprintf(text, sizeof text, "%s\n%s", has_id ? machine_id : "", host));
+        strlcpy(b->host_source, has_id ? "machine-id and host name" : "host name", sizeof b->host_source);
+    }
+    if (!locality::identity_digest(text, len, b->host)) b->host[0] = '\0';
+}
+
+bool same_text(const char *a, const char *b) { return a[0] == '\0' || b[0] == '\0' || strcmp(a, b) == 0; }
+
+}  // namespace
+
+void current_binding(Binding *out) {
+    memset(out, 0, sizeof *out);
+    host_identity(out);
+    strlcpy(out->data_directory, DataDir != nullptr ? DataDir : "", sizeof out->data_directory);
+    out->system_identifier = GetSystemIdentifier();
+    out->node = static_cast<int32>(current_node());
+    if (setting_node_id != kNodeIdDetect)
+        setting_source("locality_uuid.node_id", out->node_source, sizeof out->node_source);
+    else
+        strlcpy(out->node_source, current_node_source(), sizeof out->node_source);
+    std::uint8_t machine[3];
+    if (machine_bytes_quietly(machine)) locality::format_machine(machine, out->machine);
+    if (setting_machine_name != nullptr && setting_machine_name[0] != '\0')
+        setting_source("locality_uuid.machine_name", out->machine_source, sizeof out->machine_source);
+    else
+        strlcpy(out->machine_source, "host name", sizeof out->machine_source);
+    out->since = static_cast<int64>(time(nullptr));
+}
+
+bool same_place(const Binding &a, const Binding &b) {
+    return same_text(a.host, b.host) && same_text(a.data_directory, b.data_directory) &&
+           (a.system_identifier == 0 || b.system_identifier == 0 || a.system_identifier == b.system_identifier);
+}
+
+bool same_values(const Binding &a, const Binding &b) {
+    return a.node == b.node && strcmp(a.machine, b.machine) == 0 && strcmp(a.node_source, b.node_source) == 0 &&
+           strcmp(a.machine_source, b.machine_source) == 0;
+}
+
+void describe_binding(const Binding &b, char *buf, size_t size) {
+    char since[64] = "unknown";
+    if (b.since > 0) {
+        const time_t t = static_cast<time_t>(b.since);
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        strftime(since, sizeof since, "%Y-%m-%d %H:%M:%S+00", &tm);
+    }
+    snprintf(buf, size,
+             "host %.16s (%s), data directory %s, system identifier " UINT64_FORMAT
+             ", node %d (%s), machine %s (%s), since %s",
+             b.host[0] != '\0' ? b.host : "unknown", b.host_source, b.data_directory,
+             static_cast<uint64>(b.system_identifier), b.node, b.node_source,
+             b.machine[0] != '\0' ? b.machine : "unknown", b.machine_source, since);
+}
+
+}  // namespace locality_pg

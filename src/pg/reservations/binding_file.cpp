@@ -1,0 +1,144 @@
+#include "reservations/binding_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+
+extern "C" {
+#include "storage/fd.h"
+}
+
+#include "generator.hpp"
+#include "reservations/state_file.hpp"
+
+namespace locality_pg {
+namespace {
+
+//   locality_uuid binding 1
+//   host 9f00e1aa0e5c4d7c91e3b2c4d5e6f708 machine-id and host name
+//   data_directory /var/lib/postgresql/15/main
+//   system_identifier 7301...
+//   node 17 file /etc/postgresql/15/main/conf.d/node.conf
+//   machine f52bb9 file /etc/postgresql/15/main/conf.d/node.conf
+//   since 1767225600
+//   run_start 9034211
+//   end
+constexpr const char *kHeader = "locality_uuid binding 1\n";
+constexpr const char *kTempFile = "locality_uuid.binding.tmp";
+
+// A line's text after its key, without the newline; "-" stands for empty.
+void rest_of(const char *line, size_t key_len, char *out, size_t size) {
+    strlcpy(out, line + key_len, size);
+    size_t len = strlen(out);
+    while (len > 0 && (out[len - 1] == '\n' || out[len - 1] == '\r')) out[--len] = '\0';
+    if (strcmp(out, "-") == 0) out[0] = '\0';
+}
+
+// A value on one line: a newline in a path becomes '?'.
+void one_line(const char *in, char *out, size_t size) {
+    strlcpy(out, in[0] != '\0' ? in : "-", size);
+    for (char *p = out; *p != '\0'; ++p)
+        if (*p == '\n' || *p == '\r') *p = '?';
+}
+
+bool starts(const char *line, const char *key) { return strncmp(line, key, strlen(key)) == 0; }
+
+}  // namespace
+
+BindingRead read_binding_file(Binding *b) {
+    FILE *f = AllocateFile(kBindingFile, "r");
+    if (f == nullptr) return errno == ENOENT ? BindingRead::missing : BindingRead::io_error;
+    memset(b, 0, sizeof *b);
+    b->node = -1;
+    char line[MAXPGPATH + 128];
+    bool header = false, end = false;
+    while (fgets(line, sizeof line, f) != nullptr) {
+        uint64_t u = 0;
+        int64_t i = 0;
+        int n = 0;
+        if (!header) {
+            header = strcmp(line, kHeader) == 0;
+            if (!header) break;
+        } else if (starts(line, "host ")) {
+            char hex[40] = "";
+            if (sscanf(line, "host %39s %n", hex, &n) < 1) break;
+            strlcpy(b->host, strcmp(hex, "-") == 0 ? "" : hex, sizeof b->host);
+            rest_of(line, static_cast<size_t>(n), b->host_source, sizeof b->host_source);
+        } else if (starts(line, "data_directory ")) {
+            rest_of(line, strlen("data_directory "), b->data_directory, sizeof b->data_directory);
+        } else if (sscanf(line, "system_identifier %" SCNu64, &u) == 1) {
+            b->system_identifier = u;
+        } else if (starts(line, "node ")) {
+            if (sscanf(line, "node %" SCNd64 " %n", &i, &n) < 1) break;
+            b->node = static_cast<int32>(i);
+            rest_of(line, static_cast<size_t>(n), b->node_source, sizeof b->node_source);
+        } else if (starts(line, "machine ")) {
+            char hex[16] = "";
+            if (sscanf(line, "machine %15s %n", hex, &n) < 1) break;
+            strlcpy(b->machine, strcmp(hex, "-") == 0 ? "" : hex, sizeof b->machine);
+            rest_of(line, static_cast<size_t>(n), b->machine_source, sizeof b->machine_source);
+        } else if (sscanf(line, "since %" SCNd64, &i) == 1) {
+            b->since = i;
+        } else if (sscanf(line, "run_start %" SCNu64, &u) == 1) {
+            b->run_start = static_cast<uint32>(u & (locality::kRunStartLimit - 1));
+        } else if (strcmp(line, "end\n") == 0) {
+            end = true;
+            break;
+        } else {
+            break;
+        }
+    }
+    const bool read_error = ferror(f) != 0;
+    const int read_errno = read_error && errno != 0 ? errno : EIO;
+    FreeFile(f);
+    if (read_error) {
+        errno = read_errno;
+        return BindingRead::io_error;
+    }
+    return header && end ? BindingRead::ok : BindingRead::corrupt;
+}
+
+bool write_binding_file(const Binding &b) {
+    char host_source[sizeof b.host_source], dir[sizeof b.data_directory], node_source[sizeof b.node_source],
+        machine_source[sizeof b.machine_source];
+    one_line(b.host_source, host_source, sizeof host_source);
+    one_line(b.data_directory, dir, sizeof dir);
+    one_line(b.node_source, node_source, sizeof node_source);
+    one_line(b.machine_source, machine_source, sizeof machine_source);
+    char buf[4 * MAXPGPATH + 512];
+    const int len = snprintf(buf, sizeof buf,
+                             "%shost %s %s\ndata_directory %s\nsystem_identifier %" PRIu64 "\nnode %d %s\n"
+                             "machine %s %s\nsince %" PRId64 "\nrun_start %u\nend\n",
+                             kHeader, b.host[0] != '\0' ? b.host : "-", host_source, dir,
+                             static_cast<uint64_t>(b.system_identifier), b.node, node_source,
+                             b.machine[0] != '\0' ? b.machine : "-", machine_source, static_cast<int64_t>(b.since), b.run_start);
+    const int fd = OpenTransientFile(kTempFile, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
+    if (fd < 0) return false;
+    bool ok = true;
+    for (const char *p = buf; ok && p < buf + len;) {
+        errno = 0;
+        const ssize_t w = write(fd, p, static_cast<size_t>(buf + len - p));
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            if (errno == 0) errno = ENOSPC;
+            ok = false;
+        } else {
+            p += w;
+        }
+    }
+    ok = ok && pg_fsync(fd) == 0;
+    int saved = errno;
+    if (CloseTransientFile(fd) != 0 && ok) {
+        ok = false;
+        saved = errno;
+    }
+    errno = saved;
+    if (!ok) return false;
+    if (rename(kTempFile, kBindingFile) != 0) return false;
+    return sync_data_directory();
+}
+
+}  // namespace locality_pg
