@@ -117,13 +117,15 @@ why_not_here() {
   [ "${LOCALITY_CHROOT:-0}" = 1 ] || return 0
   case $suite in
   regress-per-backend|upgrade)
-    [ "$emulated" = 1 ] &&
-      echo "under qemu: the shared-memory run is the one byte order and memory order can change" ;;
+    if [ "$emulated" = 1 ]; then
+      echo "under qemu: the shared-memory run is the one byte order and memory order can change"
+      return
+    fi ;;
   esac
   case $suite in
   upgrade|sql-edition|sql-edition-safety|sql-edition-moves|debian-package)
     [ -n "$arch" ] && echo "SQL and packaging only: the same on every architecture; runs on every major" ;;
-  ha|sql-edition-ha)
+  ha|sql-edition-ha|copies)
     if [ -n "$arch" ]; then
       echo "replay and promotion are the same code on every architecture; runs on $OLDEST_MAJOR, $NEWEST_MAJOR and this machine's major"
     elif [ "$PG_MAJOR" != "$OLDEST_MAJOR" ] && [ "$PG_MAJOR" != "$NEWEST_MAJOR" ]; then
@@ -157,6 +159,7 @@ major_suites() {
     suite cli timeout --kill-after=30 900 bash "$ROOT/test/integration/cli.sh"
   fi
   maybe ha timeout --kill-after=30 1200 bash "$ROOT/test/integration/ha.sh"
+  maybe copies timeout --kill-after=30 1200 bash "$ROOT/test/integration/copies.sh"
   maybe sql-edition-ha timeout --kill-after=30 900 bash "$ROOT/test/integration/sql_edition_ha.sh"
   maybe debian-package timeout --kill-after=30 900 bash "$ROOT/test/integration/debian_package.sh"
 }
@@ -231,7 +234,7 @@ trap 'kill $majors_stream $arches_stream 2>/dev/null' EXIT
 log "PostgreSQL $PG_MAJOR on this machine"
 major_suites
 for t in "$ROOT"/test/integration/*.sh; do
-  case "$(basename "$t")" in upgrade.sh | sql_edition*.sh | ha.sh | debian_package.sh) continue ;; esac  # per major, above
+  case "$(basename "$t")" in upgrade.sh | sql_edition*.sh | ha.sh | copies.sh | debian_package.sh) continue ;; esac  # per major, above
   suite "$(basename "$t" .sh)" timeout --kill-after=30 1800 bash "$t"
 done
 

@@ -15,13 +15,18 @@ CREATE FUNCTION pg_temp.offset_in_window(id uuid) RETURNS bigint LANGUAGE sql AS
 -- Settings appear once the library is loaded: at server start when it is in
 -- shared_preload_libraries, else on first use in the session.
 SELECT locality_uuid() IS NOT NULL AS loaded;
+-- (Not the settings whose context depends on preloading: postmaster when
+-- preloaded, sighup otherwise.)
 SELECT name, setting, context, vartype FROM pg_settings
 WHERE name LIKE 'locality_uuid.%'
-  AND name NOT IN ('locality_uuid.shared_counter', 'locality_uuid.wal_resource_manager_id') ORDER BY name;
+  AND name NOT IN ('locality_uuid.shared_counter', 'locality_uuid.wal_resource_manager_id',
+                   'locality_uuid.host_identity_file', 'locality_uuid.require_node_id') ORDER BY name;
 SHOW locality_uuid.sequential;
 
--- Sequential ids count up by one from base + 1 of their window; a new
--- window re-bases to its base + 1.
+-- Sequential ids count up by one from base + 1 + the run start of their
+-- window (the server's, or this backend's own; below 2^24); a new window
+-- re-bases to its base + 1 + the run start.
+SELECT run_start BETWEEN 0 AND 16777215 AS run_start_below_2_24 FROM locality_uuid_binding();
 CREATE TEMP TABLE seq AS
 SELECT n, locality_uuid(sequential => true) AS id FROM generate_series(1, 20000) n;
 SELECT count(*) AS ids,
@@ -30,7 +35,9 @@ SELECT count(*) AS ids,
            pg_temp.offset_in_window(id) = pg_temp.offset_in_window(prev) + 1
            OR (pg_temp.window_base(locality_uuid_timestamp(id))
                    <> pg_temp.window_base(locality_uuid_timestamp(prev))
-               AND pg_temp.offset_in_window(id) = 1))) AS breaks
+               AND pg_temp.offset_in_window(id) = 1 + (SELECT run_start FROM locality_uuid_binding())))) AS breaks,
+       count(*) FILTER (WHERE n = 1 AND pg_temp.offset_in_window(id)
+                                       < 1 + (SELECT run_start FROM locality_uuid_binding())) AS below_run_start
 FROM (SELECT n, id, lag(id) OVER (ORDER BY n) AS prev FROM seq) s;
 
 -- The setting picks the mode of locality_uuid().

@@ -61,9 +61,11 @@ check_shared() {
   [ "$n" = 2000 ] && [ "$span" -le $((2000 + 4 * 255)) ] || fail "variable-mode counters are not one server-wide sequence"
 
   # Monitoring the current window's run: 10,000 more sequential ids draw
-  # 10,000 more of its 2^31 (plus what this session's block of 256 holds).
+  # 10,000 more of its 2^31 (plus what this session's block of 256 holds);
+  # drawn plus left is 2^31 less the server's run start.
   # (Measured again if a window ended in between.)
-  local before after left w0 w1
+  local before after left w0 w1 start
+  start=$(q -c "SELECT run_start FROM locality_uuid_binding()")
   for _ in 1 2; do
     read -r w0 before < <(q -F ' ' -c "SELECT extract(epoch FROM window_start), ids_drawn FROM locality_uuid_window_usage()")
     read -r w1 after left < <(q -F ' ' -c "SELECT count(locality_uuid(true)) FROM generate_series(1, 10000)" \
@@ -71,7 +73,7 @@ check_shared() {
     [ "$w0" = "$w1" ] && break
   done
   [ "$w0" = "$w1" ] && [ $((after - before)) -ge 10000 ] && [ $((after - before)) -le 10256 ] &&
-    [ $((after + left)) = 2147483648 ] || fail "window usage: $before then $after drawn, $left left"
+    [ $((after + left + start)) = 2147483648 ] || fail "window usage: $before then $after drawn, $left left, run start $start"
   echo "locality_uuid_window_usage(): $before then $after of 2,147,483,648 drawn after 10,000 ids ($left left)"
   # The postmaster-level setting cannot change in a running server.
   out=$(q -c "SET locality_uuid.shared_counter = off" 2>&1 || true)
@@ -107,13 +109,21 @@ check_per_backend_after_fork() {
   done
   echo "first variable-mode counter of 6 fresh backends: ${firsts[*]}"
   [ "$(printf '%s\n' "${firsts[@]}" | sort -u | wc -l)" = 6 ] || fail "backends share a starting counter"
-  # Sequential mode starts every backend at base + 1 of the window (by design).
-  local seq
-  seq=$(q -c "SELECT (locality_uuid_counter(id, true) - ('x' || substr(h,7,2) || substr(h,5,2) || substr(h,3,2) || substr(h,1,2))::bit(32)::bigint + 4294967296) % 4294967296
-              FROM (SELECT id, md5(left(to_char(locality_uuid_timestamp(id) AT TIME ZONE 'UTC', 'YYYYMMDDHH24MI'), 11)) AS h
-                    FROM (SELECT locality_uuid(true) AS id) s) t")
-  [ "$seq" = 1 ] || fail "a fresh backend's first sequential id is base + $seq, not base + 1"
-  echo "a fresh backend's first sequential id is its window's base + 1"
+  # Sequential mode starts each backend's run at base + 1 + its own run
+  # start (below 2^24), which locality_uuid_binding() shows.
+  local offsets=() seq start
+  for i in 1 2 3 4; do
+    read -r seq start < <(q -F ' ' -c "
+      SELECT (locality_uuid_counter(id, true) - ('x' || substr(h,7,2) || substr(h,5,2) || substr(h,3,2) || substr(h,1,2))::bit(32)::bigint + 4294967296) % 4294967296,
+             (SELECT run_start FROM locality_uuid_binding())
+      FROM (SELECT id, md5(left(to_char(locality_uuid_timestamp(id) AT TIME ZONE 'UTC', 'YYYYMMDDHH24MI'), 11)) AS h
+            FROM (SELECT locality_uuid(true) AS id) s) t")
+    [ "$seq" = $((start + 1)) ] && [ "$start" -lt 16777216 ] ||
+      fail "a fresh backend's first sequential id is base + $seq, its run start $start"
+    offsets+=("$seq")
+  done
+  [ "$(printf '%s\n' "${offsets[@]}" | sort -u | wc -l)" = 4 ] || fail "backends share a run start"
+  echo "a fresh backend's first sequential id is its window's base + 1 + its own run start: ${offsets[*]}"
 }
 
 # Not preloaded, with locality_uuid.shared_counter in postgresql.conf: a

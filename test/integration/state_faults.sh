@@ -20,13 +20,16 @@
 #              XX001, at once while another backend's read of the file hangs
 #              (review F12); the file put back is in doubt (55000) until a superuser
 #              accepts it, then ids continue past its marks
-#   unreadable a file the server may not read at start: 42501, the same
+#   unreadable a file the server may not read at start: 42501, the same;
+#              an accept while it cannot be read says why (review G8)
 #   old copy   an older copy put back after a failed start (review F3): its
 #              given-time sequential ids are refused until accepted; after a
 #              new node_id, as the HINT says, none repeats an earlier one
-#   foreign    a file of another cluster (system identifier): refused until
-#              accepted, then stamped with this cluster's
-#   missing    no file at start: a WARNING, not silence
+#   foreign    a file of another cluster (system identifier): its counters
+#              moved past fresh random points at the start, ids at once, the
+#              file stamped with this cluster's identifier
+#   missing    no file at start: a WARNING, not silence, whose HINT puts a
+#              copy back only before any new id (review G7)
 #   crash, file unwritable   crash recovery of the server's own WAL writes
 #              no file (review F1): with writes failing (ENOSPC) or the
 #              file read-only to the server, a backend killed with SIGKILL
@@ -73,6 +76,11 @@ position_sql() {
   echo "(((locality_uuid_counter($1) - $(state_value variable_start) + 4294967296) % 4294967296)::numeric
          * 3127333277 - 1 + 4294967296) % 4294967296"
 }
+# past POS MARK: variable position POS (mod 2^32) is at or past the mark
+# MARK (a count of draws, 64 bits): less than 3.5 * 2^30 ahead of it on the
+# ring (a move past fresh random points adds up to 3 * 2^30, a refill
+# 2^22), rather than up to 2^29 behind it.
+past() { [ $(( ($1 - $2 % 4294967296 + 4294967296) % 4294967296 )) -lt 3758096384 ]; }
 # The error of one statement, verbose (SQLSTATE, DETAIL, HINT), on one line.
 error_of() { q -v VERBOSITY=verbose -c "$1" 2>&1 | tr '\n' ' ' || true; }
 up() { [ "$(q -c "SELECT 1" 2>/dev/null)" = 1 ]; }
@@ -124,7 +132,7 @@ for kind in n:"No space left on device":53100 e:"Input/output error":58030; do
   took_ms=$(( $(date +%s%3N) - start_ms ))
   err=$(error_of "SELECT locality_uuid_at($FIXED, false)")
   check "'$text': ids stop at the mark (last position $last < mark $mark, file unchanged)" \
-    '[ "$last" -ge 0 ] && [ "$last" -lt "$mark" ] && [ "$(state_value variable)" = "$mark" ]'
+    '[ "$last" -ge 0 ] && ! past "$last" "$mark" && [ "$(state_value variable)" = "$mark" ]'
   # Every draw of the half reservation before the mark (2^21) used to try.
   check "... trying to write $attempts times in ${took_ms} ms of draws past the half mark, not once per draw" \
     '[ "$attempts" -ge 1 ] && [ "$attempts" -le $(( took_ms / 100 + 10 )) ]'
@@ -135,8 +143,8 @@ for kind in n:"No space left on device":53100 e:"Input/output error":58030; do
   fault 0
   retry_pause
   next=$(q -c "SELECT $(position_sql id) FROM (SELECT locality_uuid_at($FIXED, false) AS id) s")
-  check "... and ids resume once the file can be written (position $next >= $mark, new mark $(state_value variable))" \
-    '[ "$next" -ge "$mark" ] && [ "$(state_value variable)" -gt "$mark" ]'
+  check "... and ids resume once the file can be written (position $next past mark $mark, new mark $(state_value variable))" \
+    'past "$next" "$mark" && [ "$(state_value variable)" -gt "$mark" ]'
 done
 
 # --- the next window's run is reserved ahead --------------------------------------
@@ -188,7 +196,7 @@ check "crash restart after the writer was killed in its write" 'grep -q "termina
 check "the file after it is readable, with the marks of before ($(state_value variable))" \
   '[ "$(state_value variable)" -ge "$mark" ] && grep -q "continue past the reserved marks" "$WORK/server.log"'
 next=$(q -c "SELECT $(position_sql id) FROM (SELECT locality_uuid_at($FIXED, false) AS id) s")
-check "ids continue past the marks (position $next >= $mark)" '[ "$next" -ge "$mark" ]'
+check "ids continue past the marks (position $next, mark $mark)" 'past "$next" "$mark"'
 
 # --- files that cannot be read at start ---------------------------------------------
 damage() {  # damage corrupt|unreadable
@@ -240,11 +248,21 @@ for kind in corrupt:XX001:"is corrupt" unreadable:42501:"Permission denied"; do
   err=$(error_of "SELECT locality_uuid()")
   check "... also after a restart: ${err:0:100}" \
     'grep -q "ERROR:  55000: \"locality_uuid.state\" changed after the start could not read it" <<<"$err" && [ -f "$DATA/locality_uuid.state.doubt" ]'
+  if [ "$how" = unreadable ]; then
+    # Review G8: an accept that cannot read the file says so (the read's
+    # error), accepts nothing, and keeps the doubt.
+    chmod 000 "$DATA/locality_uuid.state"
+    err=$(error_of "SELECT locality_uuid_accept_state_file()")
+    chmod 600 "$DATA/locality_uuid.state"
+    check "... an accept while the file cannot be read reports the read's error: ${err:0:120}" \
+      'grep -q "ERROR:  42501: could not read \"locality_uuid.state\": Permission denied" <<<"$err" &&
+       grep -q "HINT:  Nothing was accepted: put back a readable copy of the file" <<<"$err" && [ -f "$DATA/locality_uuid.state.doubt" ]'
+  fi
   accepted=$(q -c "SELECT locality_uuid_accept_state_file()")
   check "... accepting removes the mark" '[ ! -f "$DATA/locality_uuid.state.doubt" ]'
   next=$(q -c "SELECT $(position_sql id) FROM (SELECT locality_uuid_at($FIXED, false) AS id) s")
-  check "... accepted ($accepted), ids resume without a restart, past the marks (position $next >= $mark)" \
-    '[ "$accepted" = "accepted: counters continue past its marks" ] && [ "$next" -ge "$mark" ]'
+  check "... accepted ($accepted), ids resume without a restart, past the marks (position $next past mark $mark)" \
+    '[ "$accepted" = "accepted: counters continue past its marks, moved past fresh random points" ] && past "$next" "$mark"'
   check "... and a second accept has nothing to do" \
     '[ "$(q -c "SELECT locality_uuid_accept_state_file()")" = "in use already: nothing to accept" ]'
 done
@@ -291,18 +309,23 @@ check "... after a new node_id and the accept, 3M more ($made distinct): $repeat
 q -c "DROP TABLE batch1, batch2, batch3"
 
 # --- a file of another cluster ----------------------------------------------------
+# Not refused: the counters move past its marks to fresh random points
+# (reservations/dealign.hpp), and the file becomes this cluster's.
 this_cluster=$(state_value system_identifier)
 pgctl stop -m fast
 sed -i "s/^system_identifier .*/system_identifier 1234567890123456789/" "$DATA/locality_uuid.state"
+explicit_before=$(state_value explicit)
 pgctl start
-err=$(error_of "SELECT locality_uuid()")
-check "a file written by another cluster is refused until accepted (55000): ${err:0:160}" \
-  'grep -q "ERROR:  55000: \"locality_uuid.state\" was written by another cluster" <<<"$err" &&
-   grep -q "Its system identifier is 1234567890123456789, this cluster.s is $this_cluster" <<<"$err"'
-check "... and the start logs it" 'grep -q "was written by another cluster" "$WORK/server.log"'
-q -c "SELECT locality_uuid_accept_state_file()" >/dev/null
-check "... accepted, ids are made and the file is this cluster's" \
-  '[ -n "$(q -c "SELECT locality_uuid()")" ] && [ "$(state_value system_identifier)" = "$this_cluster" ]'
+id=$(q -c "SELECT locality_uuid()" 2>&1 || true)
+check "a file written by another cluster: ids at once ($id)" '[ ${#id} = 36 ]'
+check "... its counters moved, and the start says why" \
+  'grep -q "WARNING:  locality_uuid: server-wide counters moved past fresh random points: \"locality_uuid.state\" was written by another cluster (system identifier 1234567890123456789)" "$WORK/server.log"'
+explicit_after=$(state_value explicit)
+check "... given-time counter moved by 2^29 to 3 * 2^29 ($explicit_before -> $explicit_after)" \
+  '[ $((explicit_after - explicit_before)) -ge 536870912 ] && [ $((explicit_after - explicit_before)) -lt 1610612736 ]'
+check "... and the file is this cluster's" '[ "$(state_value system_identifier)" = "$this_cluster" ]'
+pgctl restart
+check "... so the next start moves nothing" '[ "$(grep -c "counters moved past fresh random points: \"locality_uuid.state\" was written by another cluster" "$WORK/server.log")" = 1 ]'
 
 # --- no file at start ---------------------------------------------------------------
 pgctl stop -m fast
@@ -310,6 +333,10 @@ mv "$DATA/locality_uuid.state" "$WORK/state.moved"
 pgctl start
 check "no file at start: a WARNING in the log, not silence" \
   'grep -q "WARNING:  locality_uuid: server-wide counters start fresh: no \"locality_uuid.state\"" "$WORK/server.log"'
+# Review G7: putting the file back is only safe before any id of the fresh
+# counters; the HINT says so.
+check "... whose HINT puts the file back only if no server-wide id was made since, else a new node value first" \
+  'grep -q "HINT:  If this cluster made server-wide ids before and has made none since this start, stop it, put back the newest copy of the file, and start it again; if it has, first give it a new locality_uuid.node_id and locality_uuid.machine_name." "$WORK/server.log"'
 pgctl stop -m fast
 mv "$WORK/state.moved" "$DATA/locality_uuid.state"
 pgctl start
@@ -348,8 +375,8 @@ crash_with_unwritable_file() {  # crash_with_unwritable_file enospc|read-only-di
   retry_pause
   local next
   next=$(q -c "SELECT $(position_sql id) FROM (SELECT locality_uuid_at($FIXED, false) AS id) s" 2>&1 || true)
-  check "... and resume, past the replayed marks, once it can be written ($next >= $after)" \
-    '[[ $next =~ ^[0-9]+$ ]] && [ "$next" -ge "$after" ]'
+  check "... and resume, past the replayed marks, once it can be written (position $next past mark $after)" \
+    '[[ $next =~ ^[0-9]+$ ]] && past "$next" "$after"'
 }
 if [ "$PG_MAJOR" -ge 15 ]; then
   crash_with_unwritable_file enospc 53100
@@ -368,8 +395,8 @@ if [ "$PG_MAJOR" -ge 15 ]; then
   damage corrupt
   pgctl start
   next=$(q -c "SELECT $(position_sql id) FROM (SELECT locality_uuid_at($FIXED, false) AS id) s" 2>&1 || true)
-  check "corrupt file at a crash recovery that replays a refill: ids are made at once, past the marks ($next >= $mark)" \
-    '[[ $next =~ ^[0-9]+$ ]] && [ "$next" -ge "$mark" ]'
+  check "corrupt file at a crash recovery that replays a refill: ids are made at once, past the marks (position $next past mark $mark)" \
+    '[[ $next =~ ^[0-9]+$ ]] && past "$next" "$mark"'
   check "... the file is whole again and the log says why" \
     'grep -qx end "$DATA/locality_uuid.state" && grep -q "rewritten from a replayed reservation" "$WORK/server.log"'
 fi
@@ -425,8 +452,12 @@ check "... and the server log names the released windows" \
   '[ "$(grep -c "released the sequential run of the window from" "$WORK/server.log")" = 2 ]'
 made_at() { q -c "SELECT (extract(epoch FROM locality_uuid_timestamp(locality_uuid(true))) * 1000)::bigint" 2>&1 || true; }
 pgctl restart -m immediate  # replays the glitch's refill, the release, then the next window's refill
+# A second crash before any refill (review G5): the first recovery wrote the
+# glitch's marks back into the file, so it must write the release after them
+# too, or this start would find the glitch's runs again (55000).
+pgctl restart -m immediate
 at=$(made_at)
-check "... also after a crash recovery that replays the glitch's refill and then the release ($at)" \
+check "... also after a crash recovery that replays the glitch's refill and then the release, and a second crash before any refill ($at)" \
   '[ "$at" = $(( t0 + window_ms )) ]'
 check "... and a second call releases nothing" \
   '[ "$(q -c "SELECT count(*) FROM locality_uuid_release_future_windows()")" = 0 ]'
@@ -447,6 +478,46 @@ pgctl restart -m fast
 at=$(made_at)
 check "a glitch 127 windows ahead released ($released windows): the real window whose slot it reserved ahead keeps its run after a restart ($at = $t1)" \
   '[ "$released" = 2 ] && [ "$at" = "$t1" ]'
+
+# The same glitch over a real window that made no sequential id yet (review
+# G4): its slot held no run, so the release leaves no mark there (1.3's
+# first version closed it as full on disk: 54000 after a restart).
+w2=$(( w0 + 420 ))  # a slot no earlier case used
+t2=$(( w2 * window_ms + 1000 ))
+freeze_clock "$t2"
+q -c "SELECT locality_uuid()" >/dev/null
+freeze_clock $(( t2 + 127 * window_ms ))
+q -c "SELECT locality_uuid(true)" >/dev/null
+freeze_clock "$t2"
+released=$(q -c "SELECT count(*) FROM locality_uuid_release_future_windows()")
+check "a glitch 127 windows ahead of a window without sequential ids, released ($released windows): no mark left in that window's slot" \
+  '[ "$released" = 2 ] && ! grep -q "^run $(( w2 % 64 )) " "$DATA/locality_uuid.state"'
+pgctl restart -m fast
+at=$(made_at)
+check "... so its sequential ids are made after a restart ($at = $t2)" '[ "$at" = "$t2" ]'
+
+# A release whose file cannot be written changes nothing (review G6): the
+# real window that the glitch reserved ahead over draws on under the
+# glitch's mark, as before the call; 1.3's first version had lowered that
+# mark in memory already, and the window's next refill wrote it.
+w3=$(( w0 + 440 ))
+t3=$(( w3 * window_ms + 1000 ))
+freeze_clock "$t3"
+q -c "SELECT locality_uuid(true)" >/dev/null
+freeze_clock $(( t3 + 127 * window_ms ))
+q -c "SELECT locality_uuid(true)" >/dev/null
+freeze_clock "$t3"
+fault n
+err=$(error_of "SELECT count(*) FROM locality_uuid_release_future_windows()")
+fault 0
+q -c "SELECT count(locality_uuid(true)) FROM generate_series(1, 2200000)" >/dev/null
+check "a release that cannot write the file: 53100, nothing released (${err:0:90})" \
+  'grep -q "ERROR:  53100: could not write \"locality_uuid.state\": No space left on device" <<<"$err" &&
+   grep -q "nothing was released" <<<"$err"'
+check "... and after 2.2M more ids of the real window, the file still holds the glitch's run in its slot (run $(( w3 % 64 )) $(( w3 + 129 )) ...)" \
+  'grep -q "^run $(( w3 % 64 )) $(( w3 + 129 )) " "$DATA/locality_uuid.state"'
+released=$(q -c "SELECT count(*) FROM locality_uuid_release_future_windows()")
+check "... and a second call releases the glitch's two windows ($released)" '[ "$released" = 2 ]'
 freeze_clock "$t0"
 
 # --- a run reserved to the end of its window ----------------------------------------

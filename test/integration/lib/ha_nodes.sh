@@ -18,10 +18,11 @@ start_work() {
   build_shim clock_shim "$WORK"
 }
 check() { if eval "$2"; then echo "ok:   $1"; else echo "FAIL: $1"; failures=$((failures + 1)); fi; }
-pgctl() {  # pgctl NODE ARGS...
+pgctl() {  # pgctl NODE ARGS...: on failure, the end of NODE's log
   local node=$1; shift
   as_postgres env LD_PRELOAD="$WORK/clock_shim.so" CLOCK_SHIM_FILE="${CLOCK_OF[$node]:-$WORK/clock}" \
-    timeout 120 "$BIN/pg_ctl" -D "$WORK/$node" -l "$WORK/$node.log" -w "$@" >/dev/null
+    timeout 120 "$BIN/pg_ctl" -D "$WORK/$node" -l "$WORK/$node.log" -w "$@" >/dev/null ||
+    { tail -n 20 "$WORK/$node.log" | sed "s/^/    | $node: /" >&2; return 1; }
 }
 q() {  # q NODE PSQL-ARGS...
   local node=$1; shift

@@ -1,0 +1,366 @@
+#!/usr/bin/env bash
+# Copies of a server never repeat their origin's ids (doc/guarantees.md,
+# "Copies"). On one machine: clusters in temporary directories, their
+# CLOCK_REALTIME held at one instant (clock_shim.c), so ids made on both
+# sides carry the same times; each simulated host is a configuration file
+# of its own outside the data directories (its identity file, and in some
+# cases its node value), which the clusters include.
+#
+# A side is 200,000 ids of each kind made on one server: variable and
+# sequential ids for the clock and for a given time, and Hot Guids for the
+# clock and for a given second. Ids are compared with the pid field masked
+# (zeroed), per kind, so uniqueness cannot rest on pids.
+#
+#   cp -a       a stopped cluster (node value in its postgresql.conf)
+#               copied with cp -a and started beside its origin on the same
+#               host: the copy's counters move (logged, old and new
+#               binding), the origin's do not; 0 repeats.
+#   PITR        a base backup recovered to a restore point and promoted
+#               while its origin runs on: 0 repeats.
+#   failover    a pg_basebackup -R standby, promoted while its primary is
+#               stopped, with the node value in PGDATA and with a per-host
+#               file: ids at once, 0 repeats against the old primary.
+#   pg_upgrade  a cluster upgraded with its state file carried over and a
+#               standby made by copying the new cluster as PostgreSQL
+#               documents; the new primary makes ids at once, the standby
+#               is promoted and makes ids at once (review G3): 0 repeats
+#               against the old cluster and the new primary.
+#   doubt       a base backup taken while the primary's file was in doubt:
+#               the standby replays records of its primary, which clear the
+#               doubt (G3), and makes ids at once when promoted.
+#   require     locality_uuid.require_node_id refuses a node value from a
+#               MAC (or none), a machine name from the host name, values in
+#               PGDATA (postgresql.conf, ALTER SYSTEM), and accepts a
+#               per-host file; the start WARNINGs.
+#   reload      a new node value by reload is logged with the old and new
+#               binding at the next id, and kept in locality_uuid.binding.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
+. "$ROOT/test/integration/lib/servers.sh"
+. "$ROOT/test/integration/lib/ha_nodes.sh"
+start_work locality-copies
+# COPIES_KEEP=1 keeps the servers' directories and logs (stopped) for a look.
+[ "${COPIES_KEEP:-0}" = 1 ] && trap 'stop_servers_under "$WORK"; echo "kept $WORK"' EXIT
+FIXED="'2020-01-01 00:00:00+00'"
+FROZEN_MS=1767225601000  # 2026-01-01 00:00:01 UTC: every server's clock
+IDS=${COPIES_IDS:-200000}
+
+CLOCK_MS=$FROZEN_MS
+set_clock "$WORK/clock" "$CLOCK_MS"
+# tick: the held clock one second on. A start, a move and the end of a
+# recovery count the current second's clock Hot Guids as full (another
+# server may have made some): clock Hot Guids then wait for the next
+# second, which a held clock never reaches by itself.
+tick() {
+  CLOCK_MS=$((CLOCK_MS + 1000))
+  set_clock "$WORK/clock" "$CLOCK_MS"
+}
+
+# make_host NAME [SETTINGS...]: a simulated host, $WORK/NAME.conf (what the
+# host's configuration directory holds, outside any data directory): its
+# identity file and the settings given.
+make_host() {
+  local name=$1; shift
+  echo "$name-$RANDOM$RANDOM" >"$WORK/$name.id"
+  {
+    echo "locality_uuid.host_identity_file = '$WORK/$name.id'"
+    local setting
+    for setting in "$@"; do echo "$setting"; done
+  } >"$WORK/$name.conf"
+}
+# on_host NODE NAME: NODE's postgresql.conf includes host NAME's file
+# (last include wins: a copy moved to another host includes that host's).
+on_host() { echo "include '$WORK/$2.conf'" >>"$WORK/$1/postgresql.conf"; }
+
+init_node() {  # init_node NODE [SETTINGS...]: settings in its own postgresql.conf
+  local node=$1; shift
+  PORT[$node]=$(init_server "$WORK/$node" "$WORK" <<CONF
+wal_level = replica
+max_wal_senders = 5
+wal_keep_size = '512MB'
+archive_mode = on
+archive_command = 'test ! -f $WORK/archive/$node/%f && cp %p $WORK/archive/$node/%f'
+CONF
+)
+  mkdir -p "$WORK/archive/$node"
+  chown postgres "$WORK/archive/$node"
+  local setting
+  for setting in "$@"; do echo "$setting" >>"$WORK/$node/postgresql.conf"; done
+}
+chown -R postgres "$WORK"
+
+# --- sides -------------------------------------------------------------------------
+# Masked ids per kind (the pid field zeroed: bytes 4-5 of a Locality UUID,
+# bytes 6 and 8 of a Hot Guid).
+KINDS=(variable_clock variable_at sequential_clock sequential_at hot_clock hot_at)
+declare -A KIND_SQL=(
+  [variable_clock]="set_byte(set_byte(uuid_send(locality_uuid(false)), 4, 0), 5, 0)"
+  [variable_at]="set_byte(set_byte(uuid_send(locality_uuid_at($FIXED, false)), 4, 0), 5, 0)"
+  [sequential_clock]="set_byte(set_byte(uuid_send(locality_uuid(true)), 4, 0), 5, 0)"
+  [sequential_at]="set_byte(set_byte(uuid_send(locality_uuid_at($FIXED, true)), 4, 0), 5, 0)"
+  [hot_clock]="set_byte(set_byte(uuid_send(hot_guid(7)), 6, 0), 8, 0)"
+  [hot_at]="set_byte(set_byte(uuid_send(hot_guid(7, $FIXED)), 6, 0), 8, 0)"
+)
+# side NODE LABEL: $IDS ids of each kind on NODE, sorted in $WORK/ids/LABEL.KIND.
+side() {
+  local k
+  for k in "${KINDS[@]}"; do
+    q "$1" -c "COPY (SELECT encode(${KIND_SQL[$k]}, 'hex') FROM generate_series(1, $IDS)) TO STDOUT" |
+      LC_ALL=C sort -S 256M >"$WORK/ids/$2.$k"
+  done
+}
+# repeats CASE A B: per kind, the masked ids sides A and B share; every
+# count must be 0.
+repeats() {
+  local k n counts="" total=0
+  for k in "${KINDS[@]}"; do
+    n=$(LC_ALL=C comm -12 "$WORK/ids/$2.$k" "$WORK/ids/$3.$k" | wc -l)
+    counts+="${counts:+, }$k $n"
+    total=$((total + n))
+  done
+  check "$1: $IDS ids of each kind per side, masked repeats: $counts" "[ $total = 0 ]"
+}
+# log_has NODE REGEX: NODE's server log has a line matching REGEX.
+log_has() { grep -Eq "$2" "$WORK/$1.log"; }
+log_count() { grep -Ec "$2" "$WORK/$1.log" || true; }
+MOVED="locality_uuid: server-wide counters moved past fresh random points"
+# error_of NODE SQL: "SQLSTATE: message" of the ERROR SQL raises on NODE.
+error_of() { q "$1" -v VERBOSITY=verbose -c "$2" 2>&1 | sed -n 's/^ERROR: *//p' | head -n 1 || true; }
+
+# --- cp -a of a stopped cluster, beside its origin ---------------------------------
+echo "== cp -a of a stopped cluster started beside its origin"
+make_host h1
+init_node o "locality_uuid.node_id = 7" "locality_uuid.machine_name = 'copies'"
+on_host o h1
+pgctl o start
+q o -c "CREATE EXTENSION locality_uuid"
+q o -c "SELECT count(locality_uuid()) FROM generate_series(1, 1000)" >/dev/null
+check "a start with the node value in PGDATA's postgresql.conf WARNs" \
+  'log_has o "WARNING:  locality_uuid: node value 7 comes from a file in the data directory \(data directory file $WORK/o/postgresql.conf\)"'
+check "... and says what a copy does" 'log_has o "DETAIL:  Every copy of this data directory"'
+check "... and so does the machine name" 'log_has o "WARNING:  locality_uuid: the Hot Guid machine name comes from a file in the data directory"'
+check "a new cluster's counters are bound at its first start" 'log_has o "LOG:  locality_uuid: server-wide counters bound here"'
+check "the binding file names host, data directory, node and machine with their sources" \
+  'grep -q "^data_directory $WORK/o$" "$WORK/o/locality_uuid.binding" &&
+   grep -q "^node 7 data directory file $WORK/o/postgresql.conf$" "$WORK/o/locality_uuid.binding" &&
+   grep -Eq "^host [0-9a-f]{32} file $WORK/h1.id$" "$WORK/o/locality_uuid.binding"'
+pgctl o stop -m fast
+cp -a "$WORK/o" "$WORK/c"
+set_port c
+# (Not into the origin's archive: a copy's WAL has the origin's segment names.)
+echo "archive_mode = off" >>"$WORK/c/postgresql.conf"
+: >"$WORK/o.log"
+pgctl o start
+pgctl c start
+check "the origin's restart moves nothing" '! log_has o "$MOVED"'
+check "the copy's start moves its counters: it started in another data directory" \
+  'log_has c "WARNING:  $MOVED: the counters were bound elsewhere; this server started in another data directory"'
+check "... logging the binding before and now" \
+  'log_has c "DETAIL:  Bound before: host [0-9a-f]{16} \(file $WORK/h1.id\), data directory $WORK/o, .* Bound now: host [0-9a-f]{16} \(file $WORK/h1.id\), data directory $WORK/c, "'
+check "... and where each counter stood and goes on from" \
+  'log_has c "LOG:  locality_uuid: counters moved: variable from [0-9]+ to [0-9]+, given-time from"'
+check "the copy's binding file is its own" 'grep -q "^data_directory $WORK/c$" "$WORK/c/locality_uuid.binding"'
+tick
+side o cp_origin
+side c cp_copy
+repeats "cp -a copy beside its origin" cp_origin cp_copy
+start_o=$(q o -c "SELECT run_start FROM locality_uuid_binding()")
+start_c=$(q c -c "SELECT run_start FROM locality_uuid_binding()")
+distance=$(( (start_c - start_o + 16777216) % 16777216 ))
+check "the copy starts window runs 2^22 to 3 * 2^22 places (mod 2^24) past the origin's ($start_o, $start_c: $distance)" \
+  '[ "$distance" -ge 4194304 ] && [ "$distance" -lt 12582912 ] && [ "$start_c" -lt 16777216 ]'
+pgctl c stop -m fast
+pgctl c start
+check "the copy's restart moves nothing more" '[ "$(log_count c "$MOVED")" = 1 ]'
+
+# --- point-in-time recovery beside its origin --------------------------------------
+# The origin makes ids, sets a restore point and stops; a base backup taken
+# before recovers to that point, with every refill of the origin replayed,
+# and is promoted; the origin starts again. Both then continue from the
+# same marks (the origin's file, the replayed WAL) but for the move.
+echo; echo "== a point-in-time restore started beside its origin"
+pgctl c stop -m fast
+base_backup o p
+q o -c "SELECT count(locality_uuid_at($FIXED, true)) + count(locality_uuid(true)) + count(hot_guid(7, $FIXED))
+        FROM generate_series(1, 5000)" >/dev/null
+q o -c "SELECT pg_create_restore_point('copies')" >/dev/null
+segment=$(q o -c "SELECT pg_walfile_name(pg_switch_wal())")
+for _ in $(seq 300); do [ -f "$WORK/archive/o/$segment" ] && break; sleep 0.2; done
+pgctl o stop -m fast
+cat >>"$WORK/p/postgresql.conf" <<CONF
+restore_command = 'cp $WORK/archive/o/%f %p'
+recovery_target_name = 'copies'
+recovery_target_action = 'promote'
+archive_mode = off
+CONF
+as_postgres touch "$WORK/p/recovery.signal"
+pgctl p start
+for _ in $(seq 300); do [ "$(q p -c "SELECT pg_is_in_recovery()")" = f ] && break; sleep 0.2; done
+pgctl o start
+check "recovered to the restore point and promoted, beside its origin" \
+  '[ "$(q p -c "SELECT pg_is_in_recovery()")" = f ] && [ "$(q o -c "SELECT pg_is_in_recovery()")" = f ]'
+q p -c "SELECT locality_uuid() IS NOT NULL" >/dev/null  # its first id: the move
+tick
+side o pitr_origin
+side p pitr_copy
+repeats "PITR restore beside its origin" pitr_origin pitr_copy
+check "the restore's first id moved its counters: recovery replayed another server's WAL" \
+  'log_has p "LOG:  $MOVED: recovery replayed another server.s WAL"'
+pgctl p stop -m fast
+
+# --- a standby promoted while its primary is stopped -------------------------------
+# failover PRIMARY STANDBY LABEL: STANDBY, a pg_basebackup -R of PRIMARY,
+# replays a side of PRIMARY's; PRIMARY stops at once; STANDBY is promoted
+# and makes its side at once.
+failover() {
+  local primary=$1 standby=$2 label=$3 first
+  pgctl "$standby" start
+  tick
+  side "$primary" "${label}_primary"
+  wait_replay "$primary" "$standby"
+  pgctl "$primary" stop -m immediate
+  promote "$standby"
+  first=$(q "$standby" -c "SELECT locality_uuid_at($FIXED, true) IS NOT NULL" 2>&1 || true)
+  check "$label: the promoted standby makes ids at once, with no human step ($first)" '[ "$first" = t ]'
+  tick
+  side "$standby" "${label}_standby"
+  repeats "$label: promoted standby against the old primary" "${label}_primary" "${label}_standby"
+  check "$label: its counters moved after recovery, logged with the binding before and now" \
+    'log_has "$standby" "LOG:  $MOVED: recovery replayed another server.s WAL" && log_has "$standby" "DETAIL:  Bound before: .* Bound now: "'
+}
+echo; echo "== failover, the node value in PGDATA"
+base_backup o s1 -R
+echo "archive_mode = off" >>"$WORK/s1/postgresql.conf"
+failover o s1 pgdata
+echo; echo "== failover, the node value in a per-host file"
+make_host h2 "locality_uuid.node_id = 21" "locality_uuid.machine_name = 'copies-h2'"
+make_host h3 "locality_uuid.node_id = 31" "locality_uuid.machine_name = 'copies-h3'"
+init_node r
+on_host r h2
+pgctl r start
+q r -c "CREATE EXTENSION locality_uuid"
+check "a node value from a per-host file is logged, not warned about" \
+  'log_has r "LOG:  locality_uuid: node value 21, from locality_uuid.node_id \(file $WORK/h2.conf\)" && ! log_has r "WARNING:  locality_uuid: node value"'
+base_backup r s2 -R
+on_host s2 h3  # its own host: host h3's file, included last
+echo "archive_mode = off" >>"$WORK/s2/postgresql.conf"
+failover r s2 per_host
+check "the promoted standby writes host h3's node value (31)" \
+  '[ "$(q s2 -c "SELECT locality_uuid_node(locality_uuid())")" = 31 ]'
+pgctl s1 stop -m fast
+pgctl s2 stop -m fast
+
+# --- pg_upgrade, with a standby copied as PostgreSQL documents ----------------------
+echo; echo "== pg_upgrade with a standby"
+init_node u "locality_uuid.node_id = 41" "locality_uuid.machine_name = 'copies-u'"
+pgctl u start
+q u -c "CREATE EXTENSION locality_uuid"
+tick
+side u up_old
+pgctl u stop -m fast
+as_postgres "$BIN/initdb" -D "$WORK/u2" -U postgres --auth=trust >/dev/null
+cat "$WORK/u/postgresql.conf" >"$WORK/u2/postgresql.conf"
+upgrade u u2
+# README: the state file goes with the upgrade.
+cp "$WORK/u/locality_uuid.state" "$WORK/u2/locality_uuid.state"
+chown postgres "$WORK/u2/locality_uuid.state"
+# The standby: the new cluster copied before its first start (what
+# PostgreSQL's rsync step gives a standby), then following it.
+cp -a "$WORK/u2" "$WORK/u3"
+set_port u2
+set_port u3
+as_postgres touch "$WORK/u3/standby.signal"
+echo "primary_conninfo = '$(conninfo u2)'" >>"$WORK/u3/postgresql.conf"
+echo "archive_mode = off" >>"$WORK/u3/postgresql.conf"
+pgctl u2 start
+first=$(q u2 -c "SELECT locality_uuid_at($FIXED, true) IS NOT NULL" 2>&1 || true)
+check "the upgraded cluster makes ids at once, no accept needed ($first)" '[ "$first" = t ]'
+check "... its counters moved: the state file was the old cluster's" \
+  'log_has u2 "WARNING:  $MOVED: \"locality_uuid.state\" was written by another cluster \(system identifier [0-9]+\)"'
+failover u2 u3 upgraded
+repeats "pg_upgrade: the promoted standby against the old cluster" up_old upgraded_standby
+repeats "pg_upgrade: the new primary against the old cluster" up_old upgraded_primary
+pgctl u3 stop -m fast
+
+if [ "$PG_MAJOR" -ge 15 ]; then
+  # --- a base backup of a primary whose file was in doubt (G3) ------------------------
+  echo; echo "== a standby made while its primary's file was in doubt"
+  init_node d "locality_uuid.node_id = 51" "locality_uuid.machine_name = 'copies-d'"
+  pgctl d start
+  q d -c "CREATE EXTENSION locality_uuid"
+  q d -c "SELECT count(locality_uuid()) FROM generate_series(1, 100)" >/dev/null
+  pgctl d stop -m fast
+  chmod 000 "$WORK/d/locality_uuid.state"
+  pgctl d start
+  chmod 600 "$WORK/d/locality_uuid.state"
+  out=$(error_of d "SELECT locality_uuid()")
+  check "the file put back is in doubt ($out)" '[[ $out == "55000: \"locality_uuid.state\" changed after the start could not read it" ]]'
+  base_backup d t -R
+  echo "archive_mode = off" >>"$WORK/t/postgresql.conf"
+  check "the base backup carries the doubt mark" '[ -f "$WORK/t/locality_uuid.state.doubt" ]'
+  q d -c "SELECT locality_uuid_accept_state_file()" >/dev/null
+  failover d t doubt
+  check "replaying the primary's record cleared the standby's doubt" \
+    'log_has t "LOG:  locality_uuid: \"locality_uuid.state\" rewritten from a replayed reservation" && [ ! -f "$WORK/t/locality_uuid.state.doubt" ]'
+  pgctl t stop -m fast
+else
+  echo "PostgreSQL $PG_MAJOR logs no reservations: a standby's doubt is cleared by an accept only"
+fi
+
+# --- locality_uuid.require_node_id ---------------------------------------------------
+echo; echo "== require_node_id"
+# require NODE REASON: NODE refuses server-wide ids with 55000 for REASON,
+# and its start WARNed about it.
+require() {
+  local node=$1 why=$2 out
+  out=$(error_of "$node" "SELECT locality_uuid()")
+  check "require_node_id refuses: $why ($out)" '[[ $out == "55000: locality_uuid.require_node_id is on: $why" ]]'
+  check "... and its start said so" 'log_has "$node" "WARNING:  locality_uuid.require_node_id is on: $why"'
+  out=$(error_of "$node" "SELECT hot_guid(1)")
+  check "... for Hot Guids too ($out)" '[[ $out == "55000: locality_uuid.require_node_id is on: $why" ]]'
+  check "... while reading ids works" '[ "$(q "$node" -c "SELECT locality_uuid_pid('"'f5166777-7a7f-bd53-7a50-013e4e2afc26'"')")" = 31359 ]'
+}
+make_host h4 "locality_uuid.node_id = 61"
+make_host h5 "locality_uuid.node_id = 71" "locality_uuid.machine_name = 'copies-h5'"
+init_node x "locality_uuid.require_node_id = on"
+pgctl x start
+q x -c "CREATE EXTENSION locality_uuid"
+mac_or_none=$(q x -c "SELECT locality_uuid_node_source()")
+require x "the node value comes from $mac_or_none"
+on_host x h4
+pgctl x restart
+require x "the Hot Guid machine name comes from the host name"
+echo "locality_uuid.node_id = 62" >>"$WORK/x/postgresql.conf"
+echo "locality_uuid.machine_name = 'in-pgdata'" >>"$WORK/x/postgresql.conf"
+pgctl x restart
+require x "locality_uuid.node_id comes from data directory file $WORK/x/postgresql.conf"
+sed -i '/^locality_uuid.node_id = 62$/d; /^locality_uuid.machine_name = .in-pgdata.$/d' "$WORK/x/postgresql.conf"
+on_host x h5
+q x -c "ALTER SYSTEM SET locality_uuid.machine_name = 'by-alter-system'"
+pgctl x restart
+require x "locality_uuid.machine_name comes from data directory file $WORK/x/postgresql.auto.conf"
+q x -c "ALTER SYSTEM RESET locality_uuid.machine_name"
+: >"$WORK/x.log"
+pgctl x restart
+tick
+id=$(q x -c "SELECT locality_uuid_node(locality_uuid())" 2>&1 || true)
+machine=$(q x -c "SELECT hot_guid_machine(hot_guid(1)) = hot_guid_machine_id()" 2>&1 || true)
+check "require_node_id accepts values from a per-host file (node $id; Hot Guids with its machine name: $machine)" \
+  '[ "$id" = 71 ] && [ "$machine" = t ] && [ "$(q x -c "SELECT hot_guid_machine_name()")" = copies-h5 ]'
+check "... and its start warns about nothing" '! log_has x "require_node_id is on"'
+
+# --- a reload that changes the node value ---------------------------------------------
+echo; echo "== a new node value by reload"
+sed -i 's/^locality_uuid.node_id = 71$/locality_uuid.node_id = 72/' "$WORK/h5.conf"
+q x -c "SELECT pg_reload_conf()" >/dev/null
+sleep 1
+id=$(q x -c "SELECT locality_uuid_node(locality_uuid())")
+check "ids carry the reloaded node value ($id)" '[ "$id" = 72 ]'
+check "the change is logged with the binding before and now" \
+  'log_has x "LOG:  locality_uuid: the node value, the machine name or where they come from changed" &&
+   log_has x "DETAIL:  Bound before: .*node 71 \(file $WORK/h5.conf\).* Bound now: .*node 72 \(file $WORK/h5.conf\)"'
+check "... and recorded in locality_uuid.binding" 'grep -q "^node 72 file $WORK/h5.conf$" "$WORK/x/locality_uuid.binding"'
+check "... without moving the counters" '! log_has x "$MOVED"'
+
+echo
+[ "$failures" = 0 ] && echo "all copy checks passed" || { echo "$failures copy checks FAILED"; exit 1; }
