@@ -12,7 +12,27 @@
 
 #include "pg_boundary.hpp"
 
+#include "counter_cells.hpp"
+
 namespace locality_pg {
+
+// What the binding file says of the counters: bound there; to be moved
+// before their first id (written at the start of a server that replays
+// another server's WAL, so that a restart after its promotion still
+// moves); or moving to the target recorded with it (written before a
+// move is applied, so that a move interrupted by a crash is completed
+// with the same target, never drawn again: two moves from one mark could
+// land near where the first started).
+enum class BindingState : uint8 { bound, due, moving };
+
+// Where a move goes: each counter and held run, and the new run start.
+struct MoveTarget {
+    uint64 variable;
+    uint64 explicit_sequential;
+    uint64 hot_guid;
+    uint64 runs[locality::kRunSlots];  // 0: the slot holds no run
+    uint32 run_start;
+};
 
 struct Binding {
     char host[33];              // 32 hex digits of the host identity's digest; "" unknown
@@ -24,7 +44,9 @@ struct Binding {
     char machine[7];            // 6 hex digits of the Hot Guid machine bytes; "" unknown
     char machine_source[MAXPGPATH + 32];  // as node_source, or "host name"
     int64 since;                // Unix seconds it was bound at; 0 unknown
-    uint32 run_start;           // where this binding's window runs start (below 2^24)
+    uint32 run_start;           // bound, moving: where window runs start (below 2^24); due: the origin's
+    BindingState state;
+    MoveTarget target;          // moving only
 };
 
 // This server's binding now (node and machine as the settings say), with
@@ -35,8 +57,8 @@ struct Binding {
 void current_binding(Binding *out);
 
 // Whether two bindings are the same place: host, data directory and system
-// identifier, each compared only where both are known. A move or a copy
-// changes at least one; a new node value or machine name does not.
+// identifier, all known and equal. A move or a copy changes at least one;
+// a new node value or machine name does not.
 bool same_place(const Binding &a, const Binding &b);
 
 // Whether the node value, the machine bytes and where each comes from agree

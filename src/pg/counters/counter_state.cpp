@@ -76,9 +76,10 @@ auto with_active_cells(Make make) {
         const FreshCounters fresh = fresh_counters();
         if (!restore_late(shared, fresh)) report_unavailable(shared);
     }
-    // The first id after a recovery that replayed another server's WAL
-    // moves the counters away from its origin's (reservations/dealign.hpp).
-    if (pg_atomic_read_u32(&shared->moves_pending) != 0) settle_after_recovery(shared);
+    // The first id after a recovery that replayed another server's WAL (or
+    // an accept) moves the counters away from its origin's
+    // (reservations/dealign.hpp).
+    if (pg_atomic_read_u32(&shared->moves_pending) != 0) settle_moves(shared);
     if (identity_seen != identity_settings_generation) check_identity(shared);
     if (require_refusal[0] != '\0') report_node_not_assigned(require_refusal);
     pg_read_barrier();  // the counters as restore_late or the move left them

@@ -3,6 +3,8 @@
 // where each comes from.
 #include "binding.hpp"
 
+#include <unistd.h>
+
 #include <ctime>
 
 extern "C" {
@@ -44,8 +46,6 @@ void host_identity(Binding *b) {
     if (!locality::identity_digest(text, len, b->host)) b->host[0] = '\0';
 }
 
-bool same_text(const char *a, const char *b) { return a[0] == '\0' || b[0] == '\0' || strcmp(a, b) == 0; }
-
 }  // namespace
 
 void current_binding(Binding *out) {
@@ -68,8 +68,9 @@ void current_binding(Binding *out) {
 }
 
 bool same_place(const Binding &a, const Binding &b) {
-    return same_text(a.host, b.host) && same_text(a.data_directory, b.data_directory) &&
-           (a.system_identifier == 0 || b.system_identifier == 0 || a.system_identifier == b.system_identifier);
+    return a.host[0] != '\0' && strcmp(a.host, b.host) == 0 && a.data_directory[0] != '\0' &&
+           strcmp(a.data_directory, b.data_directory) == 0 && a.system_identifier != 0 &&
+           a.system_identifier == b.system_identifier;
 }
 
 bool same_values(const Binding &a, const Binding &b) {

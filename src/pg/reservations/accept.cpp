@@ -34,10 +34,10 @@ AcceptResult accept_state_file(SharedCounters *s, const FreshCounters &fresh) {
             result = AcceptResult::unreadable;
         } else {
             apply_state(s, saved, restored);
-            // Moved on as a copy's are: an older copy accepted by mistake
-            // then repeats nothing within a quarter of each counter's cycle.
-            move_counters_on(s, fresh);
-            if (make_available(s, saved, restored, /* stamp */ true)) bind_accepted(s);
+            make_available(s, saved, restored, /* stamp */ true);
+            // Moved on at the first id, as a copy's: an older copy accepted
+            // by mistake then lines up with nothing it made since.
+            request_move(s, "a superuser accepted the state file");
             clear_doubt_mark();
             ereport(LOG, (errmsg("locality_uuid: \"%s\" accepted by a superuser", kStateFile),
                           errdetail("Server-wide counters continue past variable " UINT64_FORMAT

@@ -25,6 +25,9 @@ namespace {
 //   machine f52bb9 file /etc/postgresql/15/main/conf.d/node.conf
 //   since 1767225600
 //   run_start 9034211
+//   state bound                        (due; moving, then the target:)
+//   target 4294967296 2147483648 16777216 9034211   (variable, given-time, Hot Guid, run start)
+//   target_run 17 7361425 12582912     (a held run's slot, window + 1, place)
 //   end
 constexpr const char *kHeader = "locality_uuid binding 1\n";
 constexpr const char *kTempFile = "locality_uuid.binding.tmp";
@@ -54,7 +57,7 @@ BindingRead read_binding_file(Binding *b) {
     memset(b, 0, sizeof *b);
     b->node = -1;
     char line[MAXPGPATH + 128];
-    bool header = false, end = false;
+    bool header = false, end = false, has_target = false;
     while (fgets(line, sizeof line, f) != nullptr) {
         uint64_t u = 0;
         int64_t i = 0;
@@ -84,6 +87,26 @@ BindingRead read_binding_file(Binding *b) {
             b->since = i;
         } else if (sscanf(line, "run_start %" SCNu64, &u) == 1) {
             b->run_start = static_cast<uint32>(u & (locality::kRunStartLimit - 1));
+        } else if (strcmp(line, "state bound\n") == 0) {
+            b->state = BindingState::bound;
+        } else if (strcmp(line, "state due\n") == 0) {
+            b->state = BindingState::due;
+        } else if (strcmp(line, "state moving\n") == 0) {
+            b->state = BindingState::moving;
+        } else if (starts(line, "target ")) {
+            uint64_t v = 0, e = 0, h = 0, r = 0;
+            if (sscanf(line, "target %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64, &v, &e, &h, &r) != 4) break;
+            b->target.variable = v;
+            b->target.explicit_sequential = e;
+            b->target.hot_guid = h;
+            b->target.run_start = static_cast<uint32>(r & (locality::kRunStartLimit - 1));
+            has_target = true;
+        } else if (starts(line, "target_run ")) {
+            uint64_t slot = 0, window = 0, place = 0;
+            if (sscanf(line, "target_run %" SCNu64 " %" SCNu64 " %" SCNu64, &slot, &window, &place) != 3 ||
+                slot >= locality::kRunSlots || window > 0xFFFFFFFFull || place > locality::kRunIds)
+                break;
+            b->target.runs[slot] = (window << 32) | place;
         } else if (strcmp(line, "end\n") == 0) {
             end = true;
             break;
@@ -98,6 +121,9 @@ BindingRead read_binding_file(Binding *b) {
         errno = read_errno;
         return BindingRead::io_error;
     }
+    // A move's record without its target is no record (state bound when
+    // the line is missing: files before the state line).
+    if (b->state == BindingState::moving && !has_target) return BindingRead::corrupt;
     return header && end ? BindingRead::ok : BindingRead::corrupt;
 }
 
@@ -108,13 +134,28 @@ bool write_binding_file(const Binding &b) {
     one_line(b.data_directory, dir, sizeof dir);
     one_line(b.node_source, node_source, sizeof node_source);
     one_line(b.machine_source, machine_source, sizeof machine_source);
-    char buf[4 * MAXPGPATH + 512];
-    const int len = snprintf(buf, sizeof buf,
-                             "%shost %s %s\ndata_directory %s\nsystem_identifier %" PRIu64 "\nnode %d %s\n"
-                             "machine %s %s\nsince %" PRId64 "\nrun_start %u\nend\n",
-                             kHeader, b.host[0] != '\0' ? b.host : "-", host_source, dir,
-                             static_cast<uint64_t>(b.system_identifier), b.node, node_source,
-                             b.machine[0] != '\0' ? b.machine : "-", machine_source, static_cast<int64_t>(b.since), b.run_start);
+    char buf[4 * MAXPGPATH + 512 + 64 * locality::kRunSlots];
+    int len = snprintf(buf, sizeof buf,
+                       "%shost %s %s\ndata_directory %s\nsystem_identifier %" PRIu64 "\nnode %d %s\n"
+                       "machine %s %s\nsince %" PRId64 "\nrun_start %u\nstate %s\n",
+                       kHeader, b.host[0] != '\0' ? b.host : "-", host_source, dir,
+                       static_cast<uint64_t>(b.system_identifier), b.node, node_source,
+                       b.machine[0] != '\0' ? b.machine : "-", machine_source, static_cast<int64_t>(b.since),
+                       b.run_start,
+                       b.state == BindingState::due ? "due" : b.state == BindingState::moving ? "moving" : "bound");
+    if (b.state == BindingState::moving) {
+        len += snprintf(buf + len, sizeof buf - static_cast<size_t>(len),
+                        "target %" PRIu64 " %" PRIu64 " %" PRIu64 " %u\n", static_cast<uint64_t>(b.target.variable),
+                        static_cast<uint64_t>(b.target.explicit_sequential), static_cast<uint64_t>(b.target.hot_guid),
+                        b.target.run_start);
+        for (uint32 i = 0; i < locality::kRunSlots; ++i)
+            if (b.target.runs[i] != 0)
+                len += snprintf(buf + len, sizeof buf - static_cast<size_t>(len),
+                                "target_run %u %" PRIu64 " %" PRIu64 "\n", i,
+                                static_cast<uint64_t>(b.target.runs[i] >> 32),
+                                static_cast<uint64_t>(b.target.runs[i] & 0xFFFFFFFF));
+    }
+    len += snprintf(buf + len, sizeof buf - static_cast<size_t>(len), "end\n");
     const int fd = OpenTransientFile(kTempFile, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
     if (fd < 0) return false;
     bool ok = true;

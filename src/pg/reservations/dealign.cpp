@@ -1,5 +1,17 @@
 // Moving the counters of a copy past fresh random points, and binding them
 // where the server runs (dealign.hpp).
+//
+// Every move goes through the same four steps, so that it is made once:
+//   1. its target is drawn (each counter and held run past its mark by a
+//      random distance, and a run start away from the origin's);
+//   2. the binding file records "moving" with that target, durably: from
+//      here on a crash or a failed write completes this move, with this
+//      target, never draws another (two moves from one mark could add up
+//      to land near where the first started);
+//   3. the target is applied in shared memory, and the state file written;
+//   4. the binding file records "bound".
+// No server-wide id is made before step 3's file write: the moved marks
+// equal the counters, so every first draw refills (file, then WAL).
 #include "reservations/dealign.hpp"
 
 #include <cerrno>
@@ -17,37 +29,44 @@ extern "C" {
 namespace locality_pg {
 namespace {
 
-// moves_pending: nothing to do; the move is still to be made; the counters
-// moved but the file does not hold them yet (a move is made once however
-// often the write fails, or every failing call would skip more of a run).
+// moves_pending: nothing to do; a move is due before the first id (its
+// target not drawn yet); a move's target is drawn (s->move_target) but not
+// yet recorded, applied and written.
 constexpr uint32 kNoMove = 0;
 constexpr uint32 kMoveDue = 1;
-constexpr uint32 kMoveUnwritten = 2;
+constexpr uint32 kMoveDrawn = 2;
 
 // What the start decided (the postmaster, between check_binding_at_start
 // and bind_after_start).
+enum class StartAction : uint8 { none, bind, rebind, moved, completed, deferred };
 struct StartDecision {
     BindingRead read;  // of locality_uuid.binding
-    bool moved;
-    bool bind;  // the binding file is to be written (moved, new, re-keyed)
     bool before_known;
     Binding before;
+    StartAction action;
     char why[MAXPGPATH + 128];
 };
 StartDecision at_start;
 
 constexpr size_t kDescribed = 6 * MAXPGPATH;
 
-// Writes this server's binding now, with s's run start, and logs what
-// happened: a move (why), a new binding, or new values.
-void bind_here(SharedCounters *s, const Binding *before, const char *why, bool moved, int moved_level) {
-    Binding now;
-    current_binding(&now);
-    now.run_start = pg_atomic_read_u32(&s->run_start);
-    const bool written = write_binding_file(now);
-    const int saved_errno = errno;
-    s->bound = now;
-    s->bound_known = true;
+// This server's binding now, in `state`, with run start and target.
+void binding_here(Binding *b, BindingState state, uint32 run_start, const MoveTarget *target) {
+    current_binding(b);
+    b->state = state;
+    b->run_start = run_start;
+    if (target != nullptr) b->target = *target;
+}
+
+// Writes b; on failure logs it (what happens next in `then`) and returns false.
+bool write_binding_or_log(const Binding &b, const char *then) {
+    if (write_binding_file(b)) return true;
+    ereport(LOG, (errcode_for_file_access(), errmsg("locality_uuid: could not write \"%s\": %m", kBindingFile),
+                  errdetail("%s", then)));
+    return false;
+}
+
+void log_binding(int level, const char *message, const char *why, const Binding *before, const Binding &now) {
     char *was = static_cast<char *>(palloc(kDescribed));
     char *is = static_cast<char *>(palloc(kDescribed));
     if (before != nullptr)
@@ -55,28 +74,85 @@ void bind_here(SharedCounters *s, const Binding *before, const char *why, bool m
     else
         strlcpy(was, "unknown", kDescribed);
     describe_binding(now, is, kDescribed);
-    if (moved)
-        ereport(moved_level,
-                (errmsg("locality_uuid: server-wide counters moved past fresh random points: %s", why),
-                 errdetail("Bound before: %s. Bound now: %s, run start %u.", was, is, now.run_start),
-                 errhint("A copy and its origin continue from unrelated places; give each server its own "
-                         "locality_uuid.node_id and locality_uuid.machine_name (README, \"Node identity\").")));
-    else if (before == nullptr)
-        ereport(LOG, (errmsg("locality_uuid: server-wide counters bound here"),
-                      errdetail("Bound now: %s, run start %u.", is, now.run_start)));
+    if (why != nullptr)
+        ereport(level, (errmsg("locality_uuid: %s: %s", message, why),
+                        errdetail("Bound before: %s. Bound now: %s, run start %u.", was, is, now.run_start),
+                        errhint("A copy and its origin continue from unrelated places; give each server its own "
+                                "locality_uuid.node_id and locality_uuid.machine_name (README, \"Node identity\").")));
     else
-        ereport(LOG, (errmsg("locality_uuid: the node value, the machine name or where they come from changed"),
-                      errdetail("Bound before: %s. Bound now: %s.", was, is)));
+        ereport(level, (errmsg("locality_uuid: %s", message),
+                        errdetail("Bound before: %s. Bound now: %s, run start %u.", was, is, now.run_start)));
     pfree(was);
     pfree(is);
-    if (!written) {
-        errno = saved_errno;
-        ereport(LOG, (errcode_for_file_access(), errmsg("locality_uuid: could not write \"%s\": %m", kBindingFile),
-                      errdetail("The next start finds the old binding and moves the counters again.")));
-    }
 }
 
-// Why the counters must move at this start ("" if not).
+// Step 1: the target of a move from where s stands, drawn away from the
+// run start `origin_start` (the one the counters were bound with).
+MoveTarget draw_target(SharedCounters *s, const FreshCounters &fresh, uint32 origin_start) {
+    const ReservedState marks = snapshot(s);
+    MoveTarget t{};
+    t.variable = Max(pg_atomic_read_u64(&s->variable.value), marks.variable) + fresh.variable_jump;
+    t.explicit_sequential =
+        Max(pg_atomic_read_u64(&s->explicit_sequential.value), marks.explicit_sequential) + fresh.explicit_jump;
+    t.hot_guid = Max(pg_atomic_read_u64(&s->hot_draws.value), marks.hot_guid) + fresh.hot_jump;
+    for (uint32 i = 0; i < locality::kRunSlots; ++i) {
+        const uint64 from = Max(pg_atomic_read_u64(&s->runs[i].value), marks.runs[i]);
+        if ((from >> 32) == 0) continue;  // no window's run: it starts at the run start
+        const uint64 place = Min((from & 0xFFFFFFFF) + fresh.run_jump, static_cast<uint64>(locality::kRunIds));
+        t.runs[i] = ((from >> 32) << 32) | place;
+    }
+    // A run start a quarter of 2^24 or more from the origin's: the two runs
+    // of a window stand 2^22 places apart or more.
+    t.run_start = (origin_start + (1U << 22) + fresh.run_start % (1U << 23)) & (locality::kRunStartLimit - 1);
+    return t;
+}
+
+// Step 3 in shared memory: every counter and mark raised to the target
+// (raising never repeats an id, so applying a target twice is applying it
+// once), the clock Hot Guid second handled, the run start taken. Nothing
+// may generate meanwhile.
+void apply_target(SharedCounters *s, const MoveTarget &t) {
+    ReservedState marks = snapshot(s);
+    // A second opened for a clock behind the reserved seconds (at start or
+    // at the end of recovery: its window starts at the draw mark) holds no
+    // id yet: it opens again from the moved draw. Any other newest second
+    // may hold the origin's ids: it counts as full.
+    const uint64 hot_second = pg_atomic_read_u64(&s->hot_second.value);
+    const bool opened_unused = hot_second != 0 && pg_atomic_read_u64(&s->hot_opened.value) == marks.hot_guid;
+    const uint64 from[3] = {pg_atomic_read_u64(&s->variable.value), pg_atomic_read_u64(&s->explicit_sequential.value),
+                            pg_atomic_read_u64(&s->hot_draws.value)};
+    marks.variable = Max(marks.variable, t.variable);
+    marks.explicit_sequential = Max(marks.explicit_sequential, t.explicit_sequential);
+    marks.hot_guid = Max(marks.hot_guid, t.hot_guid);
+    raise_counter(&s->variable.value, marks.variable);
+    raise_counter(&s->explicit_sequential.value, marks.explicit_sequential);
+    raise_counter(&s->hot_draws.value, marks.hot_guid);
+    for (uint32 i = 0; i < locality::kRunSlots; ++i) {
+        if (t.runs[i] == 0) continue;
+        marks.runs[i] = Max(marks.runs[i], t.runs[i]);
+        raise_counter(&s->runs[i].value, marks.runs[i]);
+    }
+    publish(s, marks);
+    if (opened_unused)
+        open_hot_second(s, (hot_second >> 32) - 1, pg_atomic_read_u64(&s->hot_seconds_until.value));
+    else
+        close_hot_seconds(s);
+    pg_atomic_write_u32(&s->run_start, t.run_start);
+    // Where each counter stood and goes on from: what the server's own
+    // marks (its file, the WAL it replayed) held shows in "from".
+    ereport(LOG, (errmsg("locality_uuid: counters moved: variable from " UINT64_FORMAT " to " UINT64_FORMAT
+                         ", given-time from " UINT64_FORMAT " to " UINT64_FORMAT ", Hot Guid from " UINT64_FORMAT
+                         " to " UINT64_FORMAT ", run start %u",
+                         from[0], static_cast<uint64>(pg_atomic_read_u64(&s->variable.value)), from[1],
+                         static_cast<uint64>(pg_atomic_read_u64(&s->explicit_sequential.value)), from[2],
+                         static_cast<uint64>(pg_atomic_read_u64(&s->hot_draws.value)), t.run_start)));
+}
+
+// Why the counters must move at a start that replays nothing ("" if not).
+// Whatever cannot be known (no binding file beside a state file: a copy,
+// or a server that ran a library before the binding; a host whose
+// identity cannot be read) counts as elsewhere: a move costs next to
+// nothing, a missed one repeats ids.
 void why_move(const Binding &stored, BindingRead read, const Binding &now, const ReservedState &saved,
               bool restored, char *why, size_t size) {
     why[0] = '\0';
@@ -87,64 +163,22 @@ void why_move(const Binding &stored, BindingRead read, const Binding &now, const
                  kStateFile, static_cast<uint64>(saved.system_identifier));
     } else if (read == BindingRead::corrupt || read == BindingRead::io_error) {
         snprintf(why, size, "\"%s\" could not be read", kBindingFile);
-    } else if (read == BindingRead::ok && !same_place(stored, now)) {
-        const char *what = stored.system_identifier != 0 && now.system_identifier != 0 &&
-                                   stored.system_identifier != now.system_identifier
-                               ? "with another system identifier"
-                           : stored.data_directory[0] != '\0' && now.data_directory[0] != '\0' &&
-                                   strcmp(stored.data_directory, now.data_directory) != 0
-                               ? "in another data directory"
-                               : "on another host";
+    } else if (read == BindingRead::missing) {
+        snprintf(why, size, "no \"%s\" beside the state file (a copy, or a library before 1.3 bound nothing)",
+                 kBindingFile);
+    } else if (stored.state == BindingState::due) {
+        snprintf(why, size, "recovery replayed another server's WAL before this start");
+    } else if (now.host[0] == '\0') {
+        snprintf(why, size, "this host's identity cannot be read (%s)", now.host_source);
+    } else if (!same_place(stored, now)) {
+        const char *what = stored.system_identifier != now.system_identifier ? "with another system identifier"
+                           : strcmp(stored.data_directory, now.data_directory) != 0 ? "in another data directory"
+                                                                                      : "on another host";
         snprintf(why, size, "the counters were bound elsewhere; this server started %s", what);
     }
 }
 
 }  // namespace
-
-void move_counters_on(SharedCounters *s, const FreshCounters &fresh) {
-    ReservedState marks = snapshot(s);
-    // A second opened for a clock behind the reserved seconds (at start or
-    // at the end of recovery: its window starts at the draw mark) holds no
-    // id yet: it opens again from the moved draw. Any other newest second
-    // may hold the origin's ids: it counts as full.
-    const uint64 hot_second = pg_atomic_read_u64(&s->hot_second.value);
-    const bool opened_unused = hot_second != 0 && pg_atomic_read_u64(&s->hot_opened.value) == marks.hot_guid;
-    uint64 from[3];
-    auto move = [](pg_atomic_uint64 *counter, uint64 *mark, uint64 jump, uint64 *was) {
-        *was = Max(pg_atomic_read_u64(counter), *mark);
-        *mark = *was + jump;
-        raise_counter(counter, *mark);
-    };
-    move(&s->variable.value, &marks.variable, fresh.variable_jump, &from[0]);
-    move(&s->explicit_sequential.value, &marks.explicit_sequential, fresh.explicit_jump, &from[1]);
-    move(&s->hot_draws.value, &marks.hot_guid, fresh.hot_jump, &from[2]);
-    for (uint32 i = 0; i < locality::kRunSlots; ++i) {
-        const uint64 from = Max(pg_atomic_read_u64(&s->runs[i].value), marks.runs[i]);
-        if ((from >> 32) == 0) continue;  // no window's run: it starts at the run start
-        const uint64 place = Min((from & 0xFFFFFFFF) + fresh.run_jump, static_cast<uint64>(locality::kRunIds));
-        marks.runs[i] = ((from >> 32) << 32) | place;
-        raise_counter(&s->runs[i].value, marks.runs[i]);
-    }
-    publish(s, marks);
-    // A run start of its own, a quarter of 2^24 or more from the one its
-    // counters were bound with (the origin's, whose later windows start
-    // there): the two runs of a window stand 2^22 places apart or more.
-    const uint32 origin_start = pg_atomic_read_u32(&s->run_start);
-    const uint32 run_start = (origin_start + (1U << 22) + fresh.run_start % (1U << 23)) & (locality::kRunStartLimit - 1);
-    if (opened_unused)
-        open_hot_second(s, (hot_second >> 32) - 1, pg_atomic_read_u64(&s->hot_seconds_until.value));
-    else
-        close_hot_seconds(s);
-    pg_atomic_write_u32(&s->run_start, run_start);
-    // Where each counter stood and goes on from: what the server's own
-    // marks (its file, the WAL it replayed) held shows in "from".
-    ereport(LOG, (errmsg("locality_uuid: counters moved: variable from " UINT64_FORMAT " to " UINT64_FORMAT
-                         ", given-time from " UINT64_FORMAT " to " UINT64_FORMAT ", Hot Guid from " UINT64_FORMAT
-                         " to " UINT64_FORMAT ", each held run by %u places, run start from %u to %u",
-                         from[0], static_cast<uint64>(marks.variable), from[1],
-                         static_cast<uint64>(marks.explicit_sequential), from[2],
-                         static_cast<uint64>(marks.hot_guid), fresh.run_jump, origin_start, run_start)));
-}
 
 void read_binding_at_start(SharedCounters *s) {
     at_start = StartDecision{};
@@ -152,13 +186,20 @@ void read_binding_at_start(SharedCounters *s) {
     at_start.before_known = at_start.read == BindingRead::ok;
     s->bound_known = at_start.before_known;
     if (s->bound_known) s->bound = at_start.before;
-    // The run start the counters were bound with: a move draws its own
-    // away from it. Libraries before the binding started every run at 0.
+    // The run start the counters were bound with (for a binding due to
+    // move, the origin's): a move draws its own away from it. Libraries
+    // before the binding started every run at 0.
     pg_atomic_write_u32(&s->run_start, at_start.before_known ? at_start.before.run_start : 0);
+    if (!s->replays_another) return;
     // Its origin may make ids until this server ends recovery: the move
-    // waits for its first id then (settle_after_recovery), whatever the
-    // file (in doubt, unreadable) holds meanwhile.
-    if (s->replays_another) pg_atomic_write_u32(&s->moves_pending, kMoveDue);
+    // waits for its first id then, whatever the file (in doubt, unreadable)
+    // holds meanwhile; and the binding file says so, for a restart after
+    // the promotion but before that id.
+    pg_atomic_write_u32(&s->moves_pending, kMoveDue);
+    strlcpy(s->move_why, "recovery replayed another server's WAL", sizeof s->move_why);
+    Binding due;
+    binding_here(&due, BindingState::due, pg_atomic_read_u32(&s->run_start), nullptr);
+    write_binding_or_log(due, "A restart before the first id after recovery may then not move the counters.");
 }
 
 void check_binding_at_start(SharedCounters *s, const ReservedState &saved, bool restored,
@@ -167,31 +208,77 @@ void check_binding_at_start(SharedCounters *s, const ReservedState &saved, bool 
     const Binding &stored = at_start.before;
     Binding now;
     current_binding(&now);
-    why_move(stored, at_start.read, now, saved, restored, at_start.why, sizeof at_start.why);
-    at_start.moved = at_start.why[0] != '\0';
-    if (at_start.moved)
-        move_counters_on(s, fresh);
-    else if (!at_start.before_known)
-        pg_atomic_write_u32(&s->run_start, fresh.run_start);  // bound for the first time: a start of its own
-    at_start.bind = at_start.moved || !at_start.before_known || !same_values(stored, now);
-}
-
-bool start_moved_counters() { return at_start.moved; }
-
-void bind_after_start(SharedCounters *s, bool marks_written) {
-    if (s->replays_another || !at_start.bind) return;
-    if (at_start.moved && !marks_written) {
-        // Bound here only once the file holds the moved marks: the next
-        // start moves them again.
-        ereport(WARNING, (errmsg("locality_uuid: server-wide counters moved past fresh random points: %s",
-                                 at_start.why),
-                          errdetail("The state file could not be written; the binding stays as it was.")));
+    if (at_start.before_known && stored.state == BindingState::moving) {
+        // A move interrupted by a crash or a failed write: completed, with
+        // its recorded target.
+        apply_target(s, stored.target);
+        strlcpy(at_start.why, "completing the move recorded before the last stop", sizeof at_start.why);
+        at_start.action = StartAction::completed;
         return;
     }
-    bind_here(s, at_start.before_known ? &at_start.before : nullptr, at_start.why, at_start.moved, WARNING);
+    why_move(stored, at_start.read, now, saved, restored, at_start.why, sizeof at_start.why);
+    if (at_start.why[0] == '\0') {
+        at_start.action = !at_start.before_known ? StartAction::bind
+                          : !same_values(stored, now) ? StartAction::rebind
+                                                      : StartAction::none;
+        if (!at_start.before_known) pg_atomic_write_u32(&s->run_start, fresh.run_start);  // a start of its own
+        return;
+    }
+    s->move_target = draw_target(s, fresh, pg_atomic_read_u32(&s->run_start));
+    Binding moving;
+    binding_here(&moving, BindingState::moving, s->move_target.run_start, &s->move_target);
+    if (!write_binding_or_log(moving, "Server-wide ids wait until the move is recorded there.")) {
+        // Not applied before it is recorded: the first id records, applies
+        // and writes it (settle_moves), or fails with the file's error.
+        strlcpy(s->move_why, at_start.why, sizeof s->move_why);
+        pg_atomic_write_u32(&s->moves_pending, kMoveDrawn);
+        at_start.action = StartAction::deferred;
+        return;
+    }
+    apply_target(s, s->move_target);
+    at_start.action = StartAction::moved;
 }
 
-void settle_after_recovery(SharedCounters *s) {
+bool start_moved_counters() {
+    return at_start.action == StartAction::moved || at_start.action == StartAction::completed;
+}
+
+void bind_after_start(SharedCounters *s, bool marks_written) {
+    if (s->replays_another) return;
+    Binding now;
+    switch (at_start.action) {
+        case StartAction::none:
+        case StartAction::deferred:
+            return;
+        case StartAction::moved:
+        case StartAction::completed:
+            // Bound only once the file holds the moved marks; until then the
+            // binding says "moving", and the next start completes the move.
+            if (!marks_written) return;
+            binding_here(&now, BindingState::bound, pg_atomic_read_u32(&s->run_start), nullptr);
+            write_binding_or_log(now, "It says \"moving\": the next start completes the same move.");
+            s->bound = now;
+            s->bound_known = true;
+            log_binding(at_start.action == StartAction::moved ? WARNING : LOG,
+                        "server-wide counters moved past fresh random points", at_start.why,
+                        at_start.before_known ? &at_start.before : nullptr, now);
+            return;
+        case StartAction::bind:
+        case StartAction::rebind:
+            binding_here(&now, BindingState::bound, pg_atomic_read_u32(&s->run_start), nullptr);
+            write_binding_or_log(now, "The next start writes it again.");
+            s->bound = now;
+            s->bound_known = true;
+            log_binding(LOG,
+                        at_start.action == StartAction::bind
+                            ? "server-wide counters bound here"
+                            : "the node value, the machine name or where they come from changed",
+                        nullptr, at_start.action == StartAction::rebind ? &at_start.before : nullptr, now);
+            return;
+    }
+}
+
+void settle_moves(SharedCounters *s) {
     const FreshCounters fresh = fresh_counters();  // before the lock: it may block
     acquire_counters_lock(s);
     const uint32 pending = pg_atomic_read_u32(&s->moves_pending);
@@ -200,33 +287,49 @@ void settle_after_recovery(SharedCounters *s) {
         return;
     }
     if (pending == kMoveDue) {
-        move_counters_on(s, fresh);
-        pg_atomic_write_u32(&s->moves_pending, kMoveUnwritten);
+        // Drawn once: however often the steps below fail, this target.
+        s->move_target = draw_target(s, fresh, pg_atomic_read_u32(&s->run_start));
+        pg_atomic_write_u32(&s->moves_pending, kMoveDrawn);
     }
-    ReservedState marks = snapshot(s);
-    stamp_cluster(&marks);
-    if (!write_marks(s, marks)) {
+    Binding moving;
+    binding_here(&moving, BindingState::moving, s->move_target.run_start, &s->move_target);
+    ReservedState marks;
+    bool recorded = write_binding_file(moving);
+    if (recorded) {
+        apply_target(s, s->move_target);
+        marks = snapshot(s);
+        stamp_cluster(&marks);
+    }
+    if (!recorded || !write_marks(s, marks)) {
         const int saved_errno = errno;
         release_counters_lock(s);
         errno = saved_errno;
-        ereport(ERROR, (errcode_for_file_access(), errmsg("could not reserve ids in \"%s\": %m", kStateFile),
-                        errdetail("After recovery the server-wide counters move past fresh random points, "
-                                  "which the file must hold before the first id."),
-                        errhint("Free space in the data directory's file system, or make the file "
-                                "writable; ids are made again as soon as it can be written.")));
+        ereport(ERROR, (errcode_for_file_access(),
+                        errmsg("could not reserve ids in \"%s\": %m", recorded ? kStateFile : kBindingFile),
+                        errdetail("Before its first id this server's counters move past fresh random points (%s), "
+                                  "which the binding file and then the state file must hold.",
+                                  s->move_why),
+                        errhint("Free space in the data directory's file system, or make the files "
+                                "writable; ids are made again as soon as they can be written.")));
     }
     const Binding before = s->bound;
     const bool before_known = s->bound_known;
-    bind_here(s, before_known ? &before : nullptr, "recovery replayed another server's WAL", true, LOG);
+    Binding now;
+    binding_here(&now, BindingState::bound, pg_atomic_read_u32(&s->run_start), nullptr);
+    write_binding_or_log(now, "It says \"moving\": the next start completes the same move.");
+    s->bound = now;
+    s->bound_known = true;
+    log_binding(LOG, "server-wide counters moved past fresh random points", s->move_why,
+                before_known ? &before : nullptr, now);
     pg_write_barrier();  // the moved counters before the flag (with_active_cells reads it first)
     pg_atomic_write_u32(&s->moves_pending, kNoMove);
     release_counters_lock(s);
 }
 
-void bind_accepted(SharedCounters *s) {
-    const Binding before = s->bound;
-    const bool before_known = s->bound_known;
-    bind_here(s, before_known ? &before : nullptr, "a superuser accepted the state file", true, LOG);
+void request_move(SharedCounters *s, const char *why) {
+    strlcpy(s->move_why, why, sizeof s->move_why);
+    // A move already drawn keeps its target; otherwise the first id draws.
+    if (pg_atomic_read_u32(&s->moves_pending) == kNoMove) pg_atomic_write_u32(&s->moves_pending, kMoveDue);
 }
 
 bool rebind_values(SharedCounters *s) {
@@ -234,10 +337,21 @@ bool rebind_values(SharedCounters *s) {
     current_binding(&now);
     // Never a wait behind a refill's fsync for this: the next id looks again.
     if (!LWLockConditionalAcquire(s->lock, LW_EXCLUSIVE)) return false;
-    if (!s->bound_known || !same_values(s->bound, now)) {
+    // Only values are rebound here, on a binding that stands: the place is
+    // the moves' business.
+    if (s->bound_known && s->bound.state == BindingState::bound &&
+        pg_atomic_read_u32(&s->moves_pending) == kNoMove && !same_values(s->bound, now)) {
         const Binding before = s->bound;
-        const bool before_known = s->bound_known;
-        bind_here(s, before_known ? &before : nullptr, "", false, LOG);
+        Binding values = before;
+        values.node = now.node;
+        strlcpy(values.node_source, now.node_source, sizeof values.node_source);
+        strlcpy(values.machine, now.machine, sizeof values.machine);
+        strlcpy(values.machine_source, now.machine_source, sizeof values.machine_source);
+        values.since = now.since;
+        write_binding_or_log(values, "The next start writes it again.");
+        s->bound = values;
+        log_binding(LOG, "the node value, the machine name or where they come from changed", nullptr, &before,
+                    values);
     }
     release_counters_lock(s);
     return true;
@@ -245,7 +359,8 @@ bool rebind_values(SharedCounters *s) {
 
 bool bound_since(SharedCounters *s, int64 *since) {
     acquire_counters_lock(s);
-    const bool known = s->bound_known;
+    const bool known = s->bound_known && s->bound.state == BindingState::bound &&
+                       pg_atomic_read_u32(&s->moves_pending) == kNoMove;
     *since = s->bound.since;
     release_counters_lock(s);
     return known;

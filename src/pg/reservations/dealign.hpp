@@ -28,56 +28,51 @@
 
 namespace locality_pg {
 
-// Moves every counter of s past its mark by fresh's distances (marks =
-// counters: the first draw of each refills, and so reaches file and WAL),
-// closes the current clock Hot Guid second (or opens an unused one again
-// from the moved draw), and takes a run start 2^22 to 3 * 2^22 (mod 2^24)
-// past the one the counters were bound with.
-// Nothing may generate meanwhile: the postmaster at start, or the caller
-// holds the lock while the server makes no ids yet.
-void move_counters_on(SharedCounters *s, const FreshCounters &fresh);
-
 // At the start of a shared-memory lifetime, before the state file is read
-// (start.cpp): reads the binding file, takes its run start, and for a
-// server about to replay another server's WAL sets the move for its first
-// id after recovery (moves_pending).
+// (start.cpp): reads the binding file and takes its run start; a server
+// about to replay another server's WAL gets a move due before its first id
+// after recovery (moves_pending), and its binding file says so ("due").
 void read_binding_at_start(SharedCounters *s);
 
 // Then, once the file's marks are applied and before they are written
-// back: moves the counters if they were bound elsewhere (another host,
-// data directory or system identifier; a file of another cluster; a
-// binding that cannot be read); nothing for a server that replays another
-// server's WAL. Keeps what it decided for bind_after_start.
+// back: completes a move the binding file records as under way; or moves
+// the counters if they were bound elsewhere or it cannot be known (another
+// host, data directory or system identifier; a file of another cluster; a
+// binding file missing, unreadable or due; a host identity that cannot be
+// read). Nothing for a server that replays another server's WAL. A move
+// whose record cannot be written is left to the first id (ids fail until
+// it can be). Keeps what it decided for bind_after_start.
 void check_binding_at_start(SharedCounters *s, const ReservedState &saved, bool restored,
                             const FreshCounters &fresh);
 
-// Whether check_binding_at_start moved the counters (the file is then
-// stamped as this cluster's when written back).
+// Whether the start moved the counters (the file is then stamped as this
+// cluster's when written back).
 bool start_moved_counters();
 
 // After the marks were written back at start (or, marks_written false, could
-// not be): writes the binding file and logs a move.
+// not be): the binding file says "bound" (once the file holds a move), and
+// the move, the new binding or the new values are logged.
 void bind_after_start(SharedCounters *s, bool marks_written);
 
-// The first server-wide id after a recovery that replayed another
-// server's WAL (a promotion, a point-in-time restore, a start from a base
-// backup): moves the counters and binds them here, once, under the lock.
-// ERROR if the moved marks cannot be written (ids wait for the file, as
-// for any refill).
-void settle_after_recovery(SharedCounters *s);
+// Before a server-wide id while a move is due or drawn (a recovery of
+// another server's WAL, an accepted file, a start whose record failed):
+// records, applies and writes it, once, under the lock; ERROR if the
+// binding or the state file cannot be written (ids wait for them, as for
+// any refill).
+void settle_moves(SharedCounters *s);
 
-// A superuser accepted the file (accept.cpp): its counters moved on too
-// (move_counters_on), and once the marks are written they are bound here.
-// The caller holds the lock.
-void bind_accepted(SharedCounters *s);
+// A superuser accepted the state file (accept.cpp): the first id moves the
+// counters past it, as a copy's. The caller holds the lock.
+void request_move(SharedCounters *s, const char *why);
 
 // After a reload changed the node value, the machine name or where they
-// come from: the binding records them (LOG, old and new), under the lock.
-// False if another backend held the lock (nothing waits for it here).
+// come from: the binding records them (LOG, old and new), under the lock,
+// keeping its place. False if another backend held the lock (nothing waits
+// for it here).
 bool rebind_values(SharedCounters *s);
 
-// Whether the counters are bound, and since when (Unix seconds), read under
-// the lock (waited for interruptibly).
+// Whether the counters are bound here, and since when (Unix seconds), read
+// under the lock (waited for interruptibly).
 bool bound_since(SharedCounters *s, int64 *since);
 
 }  // namespace locality_pg

@@ -82,6 +82,10 @@ struct SharedCounters {
     // as this lifetime wrote or read it), under the lock after start.
     Binding bound;
     bool bound_known;
+    // A move whose target is drawn but not yet applied and written (under
+    // the lock), and why it is made, for its log line.
+    MoveTarget move_target;
+    char move_why[MAXPGPATH + 128];
 };
 
 // Called from _PG_init while shared_preload_libraries is being processed

@@ -159,6 +159,8 @@ void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fres
     pg_atomic_init_u32(&s->run_start, fresh.run_start);
     pg_atomic_init_u32(&s->moves_pending, 0);
     s->bound_known = false;
+    s->move_target = MoveTarget{};
+    s->move_why[0] = '\0';
     for (Line *l : {&s->variable, &s->explicit_sequential, &s->hot_draws, &s->hot_second, &s->hot_opened,
                     &s->variable_until, &s->explicit_until, &s->hot_until, &s->hot_seconds_until})
         pg_atomic_init_u64(&l->value, 0);
