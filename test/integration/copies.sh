@@ -208,6 +208,80 @@ check "the restore's first id moved its counters: recovery replayed another serv
   'log_has p "LOG:  $MOVED: recovery replayed another server.s WAL"'
 pgctl p stop -m fast
 
+# --- a point-in-time restore in place, restarted before its first id -------------------
+# The origin's own directory restored from a base backup to a restore point,
+# after which the origin had made more ids (the old timeline's), promoted,
+# and restarted before any id: its binding file says the move is still due,
+# so the restart moves (before, shared memory alone knew, and a restart lost
+# it: the same host, directory and system identifier look like no copy).
+echo; echo "== a point-in-time restore in place, restarted before its first id"
+base_backup o ob
+q o -c "SELECT pg_create_restore_point('inplace')" >/dev/null
+# A restart starts the origin's counters at its marks, where the restore
+# point leaves them too: the old timeline's ids and the restored server's
+# then start from one place, but for the move.
+pgctl o restart -m fast
+tick
+side o inplace_old_timeline
+segment=$(q o -c "SELECT pg_walfile_name(pg_switch_wal())")
+for _ in $(seq 300); do [ -f "$WORK/archive/o/$segment" ] && break; sleep 0.2; done
+pgctl o stop -m fast
+mv "$WORK/o" "$WORK/o.old"
+mv "$WORK/ob" "$WORK/o"
+sed -i '/^port = /d' "$WORK/o/postgresql.conf"
+echo "port = ${PORT[o]}" >>"$WORK/o/postgresql.conf"
+cat >>"$WORK/o/postgresql.conf" <<CONF
+restore_command = 'cp $WORK/archive/o/%f %p'
+recovery_target_name = 'inplace'
+recovery_target_action = 'promote'
+CONF
+as_postgres touch "$WORK/o/recovery.signal"
+: >"$WORK/o.log"
+pgctl o start
+for _ in $(seq 300); do [ "$(q o -c "SELECT pg_is_in_recovery()")" = f ] && break; sleep 0.2; done
+check "restored in place to the restore point and promoted; its binding says a move is due" \
+  '[ "$(q o -c "SELECT pg_is_in_recovery()")" = f ] && grep -q "^state due$" "$WORK/o/locality_uuid.binding"'
+pgctl o restart -m fast
+check "restarted before its first id: the start moves the counters" \
+  'log_has o "WARNING:  $MOVED: recovery replayed another server.s WAL before this start"'
+tick
+side o inplace_restored
+repeats "in-place restore against its old timeline's ids after the restore point" inplace_old_timeline inplace_restored
+sed -i '/^restore_command\|^recovery_target/d' "$WORK/o/postgresql.conf"
+
+# --- a copy whose binding file cannot be written ------------------------------------
+# The move is recorded before it is applied: while the record cannot be
+# written, server-wide ids wait (the file's error), also across restarts,
+# and once it can, the move is made once, from the copy's marks.
+echo; echo "== a copy whose binding file cannot be written"
+pgctl o stop -m fast
+rm -rf "$WORK/c"
+cp -a "$WORK/o" "$WORK/c"
+set_port c
+echo "archive_mode = off" >>"$WORK/c/postgresql.conf"
+from=$(awk '$1 == "variable" { print $2 }' "$WORK/c/locality_uuid.state")
+as_postgres mkdir "$WORK/c/locality_uuid.binding.tmp"
+: >"$WORK/c.log"
+pgctl o start
+pgctl c start
+err=$(error_of c "SELECT locality_uuid_at($FIXED, true)")
+check "the copy's ids wait while its move cannot be recorded: $err" \
+  '[[ $err == "58030: could not reserve ids in \"locality_uuid.binding\": Is a directory" || $err == "21000:"* || $err == *"locality_uuid.binding"*"Is a directory" ]]'
+pgctl c restart -m fast
+err=$(error_of c "SELECT locality_uuid_at($FIXED, true)")
+check "... also after a restart: $err" '[[ $err == *"locality_uuid.binding"* ]]'
+as_postgres rmdir "$WORK/c/locality_uuid.binding.tmp"
+first=$(q c -c "SELECT locality_uuid_at($FIXED, true) IS NOT NULL" 2>&1 || true)
+moves=$(grep -c "LOG:  locality_uuid: counters moved: variable from" "$WORK/c.log" || true)
+moved_from=$(sed -n 's/.*counters moved: variable from \([0-9]*\) to.*/\1/p' "$WORK/c.log" | head -n 1)
+check "... and once it can be, ids at once ($first), moved once ($moves move), from the copy's marks ($moved_from = $from)" \
+  '[ "$first" = t ] && [ "$moves" = 1 ] && [ "$moved_from" = "$from" ]'
+tick
+side o blocked_origin
+side c blocked_copy
+repeats "a copy whose move waited for its record, beside its origin" blocked_origin blocked_copy
+pgctl c stop -m fast
+
 # --- a standby promoted while its primary is stopped -------------------------------
 # failover PRIMARY STANDBY LABEL: STANDBY, a pg_basebackup -R of PRIMARY,
 # replays a side of PRIMARY's; PRIMARY stops at once; STANDBY is promoted
@@ -262,8 +336,8 @@ as_postgres "$BIN/initdb" -D "$WORK/u2" -U postgres --auth=trust >/dev/null
 cat "$WORK/u/postgresql.conf" >"$WORK/u2/postgresql.conf"
 upgrade u u2
 # README: the state file goes with the upgrade.
-cp "$WORK/u/locality_uuid.state" "$WORK/u2/locality_uuid.state"
-chown postgres "$WORK/u2/locality_uuid.state"
+cp "$WORK/u/locality_uuid.state" "$WORK/u/locality_uuid.binding" "$WORK/u2/"
+chown postgres "$WORK/u2/locality_uuid.state" "$WORK/u2/locality_uuid.binding"
 # The standby: the new cluster copied before its first start (what
 # PostgreSQL's rsync step gives a standby), then following it.
 cp -a "$WORK/u2" "$WORK/u3"
@@ -299,6 +373,7 @@ if [ "$PG_MAJOR" -ge 15 ]; then
   echo "archive_mode = off" >>"$WORK/t/postgresql.conf"
   check "the base backup carries the doubt mark" '[ -f "$WORK/t/locality_uuid.state.doubt" ]'
   q d -c "SELECT locality_uuid_accept_state_file()" >/dev/null
+  q d -c "SELECT locality_uuid()" >/dev/null  # its first id moves the counters (and closes this second)
   failover d t doubt
   check "replaying the primary's record cleared the standby's doubt" \
     'log_has t "LOG:  locality_uuid: \"locality_uuid.state\" rewritten from a replayed reservation" && [ ! -f "$WORK/t/locality_uuid.state.doubt" ]'
