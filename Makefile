@@ -105,7 +105,10 @@ dist:
 # and removed by `make uninstall`. CLI_BINDIR is PREFIX/bin (PREFIX
 # defaults to /usr/local), or bindir when that is given on the command line
 # (PGXS's own bindir is PostgreSQL's). CXXFLAGS, CPPFLAGS and LDFLAGS apply.
-CLI_SOURCES = $(SOURCE_DIR)/src/cli/main.cpp $(sort $(wildcard $(SOURCE_DIR)/src/core/*.cpp))
+CLI_SOURCES = $(sort $(wildcard $(SOURCE_DIR)/src/cli/*.cpp $(SOURCE_DIR)/src/core/*.cpp))
+# The fleet commands (src/cli/fleet.cpp) talk to servers through libpq.
+CLI_LIBPQ_CPPFLAGS = -I$(shell $(PG_CONFIG) --includedir)
+CLI_LIBPQ_LIBS = -L$(shell $(PG_CONFIG) --libdir) -lpq
 PREFIX ?= /usr/local
 CLI_BINDIR = $(if $(filter command line,$(origin bindir)),$(bindir),$(PREFIX)/bin)
 # Its manual page goes to PREFIX/share/man/man1, or mandir/man1 when mandir
@@ -114,9 +117,9 @@ CLI_MANDIR = $(if $(filter command line,$(origin mandir)),$(mandir),$(PREFIX)/sh
 
 all: $(CLI)
 
-$(CLI): $(CLI_SOURCES) $(wildcard $(SOURCE_DIR)/src/core/*.hpp) $(SOURCE_DIR)/locality_uuid.control
-	$(CXX) -std=c++17 -Wall -Wextra $(WERROR) $(CPPFLAGS) -I$(SOURCE_DIR)/src/core \
-	  -DLOCALITY_UUID_VERSION='"$(EXTVERSION)"' $(CXXFLAGS) -o $@ $(CLI_SOURCES) $(LDFLAGS) -lcrypto
+$(CLI): $(CLI_SOURCES) $(wildcard $(SOURCE_DIR)/src/core/*.hpp $(SOURCE_DIR)/src/cli/*.hpp) $(SOURCE_DIR)/locality_uuid.control
+	$(CXX) -std=c++17 -Wall -Wextra $(WERROR) $(CPPFLAGS) -I$(SOURCE_DIR)/src/core $(CLI_LIBPQ_CPPFLAGS) \
+	  -DLOCALITY_UUID_VERSION='"$(EXTVERSION)"' $(CXXFLAGS) -o $@ $(CLI_SOURCES) $(LDFLAGS) -lcrypto $(CLI_LIBPQ_LIBS)
 
 # INSTALL_CLI=no (Debian's rules) leaves the CLI out of make install.
 INSTALL_CLI ?= yes

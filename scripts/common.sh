@@ -53,7 +53,7 @@ export PG_CONFIG
 # What building and testing one major needs. postgresql-server-dev-N pulls
 # in the clang and LLVM its PGXS compiles bitcode with.
 BUILD_PACKAGES=("postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" "postgresql-client-$PG_MAJOR"
-                postgresql-common make g++ libssl-dev pkg-config)
+                postgresql-common make g++ libssl-dev libpq-dev pkg-config)
 # Per-major suites (scripts/test.sh --this-major) also build the unit tests
 # and, except under qemu (LOCALITY_EMULATED=1), the Debian packages.
 MAJOR_TEST_PACKAGES=(cmake libgtest-dev)

@@ -1,4 +1,5 @@
-// locality-uuid: the command-line face of the C++ core (no PostgreSQL needed).
+// locality-uuid: the command-line face of the C++ core (the id commands need
+// no server; the fleet commands, fleet.cpp, talk to servers through libpq).
 //
 //   locality-uuid [-n N] [--sequential] [--node-id N]
 //   locality-uuid decode [--sequential] [--json] ID...
@@ -6,6 +7,8 @@
 //   locality-uuid v1-time [--json] ID...
 //   locality-uuid hot --shard-key N [-n N] [--time ISO8601] [--machine-name NAME]
 //   locality-uuid hot-decode [--json] ID...
+//   locality-uuid node claim --registry DSN ... --write FILE   (fleet.cpp)
+//   locality-uuid fleet audit|scan ...                        (fleet.cpp)
 //   locality-uuid --version | --help
 //
 // IDs: arguments, or standard input (one a line) for '-'. Exit status: 0
@@ -25,6 +28,7 @@
 #include <vector>
 
 #include "civil_time.hpp"
+#include "fleet.hpp"
 #include "generator.hpp"
 #include "hot_guid.hpp"
 #include "hot_guid_generator.hpp"
@@ -52,7 +56,7 @@ const char kHelp[] =
     "      Print N (default 1) new Locality UUIDs, variable mode unless --sequential.\n"
     "      --node-id sets the 28-bit node value (default: last 28 bits of the MAC).\n"
     "      Unique within one run; runs keep no state, so two runs with one node value\n"
-    "      differ only by process id (two --sequential runs start at the same counter).\n"
+    "      differ only by process id and by chance (each draws its own starts).\n"
     "  locality-uuid decode [--sequential] [--json] ID...\n"
     "      Print counter, process id, MAC fragment and timestamp of each id.\n"
     "      --sequential reads the counter as written (sequential-mode ids).\n"
@@ -71,10 +75,23 @@ const char kHelp[] =
     "      The machine name defaults to the host name up to its first '.' (as .NET's).\n"
     "  locality-uuid hot-decode [--json] ID...\n"
     "      Print shard key, time, counter, process id and machine bytes of each Hot Guid.\n"
+    "  locality-uuid node claim --registry DSN [--host-id ID | --host-identity-file FILE]\n"
+    "                           [--data-directory DIR] --write FILE [--json]\n"
+    "      Claim this host's node value and Hot Guid machine name from the registry\n"
+    "      (created if missing) and write them to FILE (doc/fleets.md). Again on the\n"
+    "      same host and data directory: the same claim.\n"
+    "  locality-uuid node claim --registry DSN --host-id LABEL --block N --write-dir DIR\n"
+    "      Claim N consecutive values for ordinals 0..N-1 (a StatefulSet); write\n"
+    "      DIR/ordinal-I.conf and DIR/ordinal-I.host-id for each.\n"
+    "  locality-uuid fleet audit --registry DSN --targets FILE [--json]\n"
+    "      Read every server's values, sources and binding (one libpq conninfo a line)\n"
+    "      and list shared, unregistered or copied values; exit 1 if any.\n"
+    "  locality-uuid fleet scan --dsn DSN --table T --column C [--sample PCT] [--registry DSN] [--json]\n"
+    "      Node values in a table's Locality UUIDs with their time ranges.\n"
     "  locality-uuid --version\n"
     "      Print the version (the extension's it was built with).\n"
     "  locality-uuid --help\n"
-    "Exit status: 0 ok, 1 bad data, 2 bad usage. Manual: man locality-uuid.\n";
+    "Exit status: 0 ok, 1 bad data (fleet: problems found), 2 bad usage. Manual: man locality-uuid.\n";
 
 int usage_error(const std::string &message) {
     std::fprintf(stderr, "locality-uuid: %s\nTry 'locality-uuid --help'.\n", message.c_str());
@@ -161,9 +178,13 @@ int generate(int argc, char **argv) {
         warn_about_node(d, node);
     }
     PlainCounters cells;
-    if (getrandom(&cells.variable_start, sizeof cells.variable_start, 0) !=
-        static_cast<ssize_t>(sizeof cells.variable_start))
+    // A random variable-mode start, and a run start of this run's own
+    // (below 2^24), as a backend without preloading has.
+    std::uint32_t seed[2];
+    if (getrandom(seed, sizeof seed, 0) != static_cast<ssize_t>(sizeof seed))
         return data_error("could not read a random counter seed");
+    cells.variable_start = seed[0];
+    cells.run_start = seed[1] & (kRunStartLimit - 1);
     WindowBaseCache bases;
     const Stamp stamp{static_cast<std::uint16_t>(getpid() & 0xFFFF), node};
     for (long long i = 0; i < count; ++i) {
@@ -469,5 +490,7 @@ int main(int argc, char **argv) {
     if (command == "v1-time") return v1_time(argc, argv);
     if (command == "hot") return hot_generate(argc, argv);
     if (command == "hot-decode") return hot_decode(argc, argv);
+    if (command == "node") return locality_cli::node_command(argc, argv);
+    if (command == "fleet") return locality_cli::fleet_command(argc, argv);
     return generate(argc, argv);
 }

@@ -24,7 +24,7 @@ expect() {
 version=$(control_version)
 [ "$("$CLI" --version)" = "locality-uuid $version" ] || fail "--version: $("$CLI" --version)"
 commands=$("$CLI" --help | sed -n 's/^  locality-uuid \([a-z][a-z0-9-]*\).*/\1/p' | sort -u)
-[ "$(wc -w <<<"$commands")" = 5 ] || fail "--help lists commands: $commands"
+[ "$(wc -w <<<"$commands")" = 7 ] || fail "--help lists commands: $commands"
 for command in $commands; do
   grep -qx "\.B locality-uuid $command" "$ROOT/doc/locality-uuid.1" || fail "manual page's synopsis lacks $command"
 done

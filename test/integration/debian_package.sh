@@ -53,13 +53,16 @@ grep -q "/usr/share/postgresql/$PG_MAJOR/extension/$newest_update" <<<"$module_f
   { echo "FAIL: no update script $newest_update"; exit 1; }
 # The README's pages (doc/*.md) beside it, in both packages.
 # Uncompressed, so that their links to each other work.
-for page in README.md BENCHMARKS.md doc/operations.md doc/guarantees.md doc/backfills.md doc/development.md; do
+for page in README.md BENCHMARKS.md doc/operations.md doc/guarantees.md doc/backfills.md doc/development.md \
+            doc/sql-edition.md doc/fleets.md; do
   grep -q "/usr/share/doc/$module_deb/$page$" <<<"$module_files" || { echo "FAIL: no $page in $module"; exit 1; }
   grep -q "/usr/share/doc/locality-uuid/$page$" <<<"$cli_files" || { echo "FAIL: no $page in $cli"; exit 1; }
 done
 if grep -q "usr/bin/" <<<"$module_files"; then echo "FAIL: the module package ships a program"; exit 1; fi
 grep -q "./usr/bin/locality-uuid$" <<<"$cli_files" || { echo "FAIL: no CLI in $cli"; exit 1; }
 grep -q "./usr/share/man/man1/locality-uuid.1.gz$" <<<"$cli_files" || { echo "FAIL: no manual page in $cli"; exit 1; }
+# The fleet commands' one run-time dependency, declared (shlibs).
+dpkg-deb -f "$cli" Depends | grep -q "libpq5" || { echo "FAIL: $cli does not depend on libpq5: $(dpkg-deb -f "$cli" Depends)"; exit 1; }
 echo "built: $(basename "$module") (module, control file, $(grep -c '\.sql$' <<<"$module_files") SQL scripts), $(basename "$cli") (CLI and its manual page)"
 
 # --- lintian --------------------------------------------------------------------

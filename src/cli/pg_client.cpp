@@ -1,0 +1,72 @@
+#include "pg_client.hpp"
+
+#include <cstring>
+
+namespace locality_cli {
+namespace {
+
+// libpq's message without its trailing newline.
+std::string trimmed(const char *message) {
+    std::string s = message != nullptr ? message : "";
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+    return s;
+}
+
+}  // namespace
+
+bool PgConnection::connect(const std::string &conninfo, std::string *error) {
+    // A conninfo without connect_timeout gets 10 s: an audit of many servers
+    // must not hang on one that does not answer.
+    const char *keywords[] = {"dbname", "connect_timeout", "application_name", nullptr};
+    const char *values[] = {conninfo.c_str(), "10", "locality-uuid", nullptr};
+    conn_ = PQconnectdbParams(keywords, values, /* expand_dbname */ 1);
+    if (conn_ != nullptr && PQstatus(conn_) == CONNECTION_OK) {
+        // The commands report what they found themselves; the server's
+        // NOTICEs (CREATE ... IF NOT EXISTS) would only be noise.
+        PQsetNoticeProcessor(conn_, [](void *, const char *) {}, nullptr);
+        return true;
+    }
+    *error = conn_ != nullptr ? trimmed(PQerrorMessage(conn_)) : "out of memory";
+    return false;
+}
+
+namespace {
+
+// True if r succeeded; else *error ("SQLSTATE: message") and *sqlstate.
+bool succeeded(PGconn *conn, const PgResult &r, std::string *error, std::string *sqlstate);
+
+}  // namespace
+
+bool PgConnection::exec(const std::string &sql, std::string *error) {
+    const PgResult r(PQexec(conn_, sql.c_str()));
+    return succeeded(conn_, r, error, nullptr);
+}
+
+bool PgConnection::exec(const std::string &sql, const std::vector<std::string> &params, PgResult *out,
+                        std::string *error, std::string *sqlstate) {
+    std::vector<const char *> values;
+    values.reserve(params.size());
+    for (const std::string &p : params) values.push_back(p.c_str());
+    *out = PgResult(PQexecParams(conn_, sql.c_str(), static_cast<int>(params.size()), nullptr,
+                                 values.empty() ? nullptr : values.data(), nullptr, nullptr, 0));
+    return succeeded(conn_, *out, error, sqlstate);
+}
+
+namespace {
+
+bool succeeded(PGconn *conn, const PgResult &r, std::string *error, std::string *sqlstate) {
+    PGresult *res = r.get();
+    const ExecStatusType status = res != nullptr ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return true;
+    const char *state = res != nullptr ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : nullptr;
+    if (sqlstate != nullptr) *sqlstate = state != nullptr ? state : "";
+    const std::string message =
+        res != nullptr ? trimmed(PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY)) : trimmed(PQerrorMessage(conn));
+    *error = (state != nullptr ? std::string(state) + ": " : std::string()) +
+             (message.empty() ? trimmed(PQerrorMessage(conn)) : message);
+    return false;
+}
+
+}  // namespace
+
+}  // namespace locality_cli

@@ -1,0 +1,60 @@
+// The fleet's registry of node values (doc/fleets.md): plain tables in a
+// schema of any PostgreSQL database the fleet already has, which the CLI
+// creates. Node values come from a sequence that never cycles (1 to
+// 2^28 - 1) and are never handed out twice; each claim picks a Hot Guid
+// machine name whose MD5 bytes no other claim has (a unique constraint on
+// the bytes, not only the names); each row is bound to a host identity
+// and a data directory, and a second claim of that pair returns the first.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "pg_client.hpp"
+
+namespace locality_cli {
+
+constexpr const char *kRegistrySchema = "locality_uuid_registry";
+
+struct Claim {
+    long long node = 0;
+    std::string machine_name;
+    std::string machine_bytes;  // 6 hex digits
+    std::string host_id;        // 32 hex digits: the digest of the host's identity
+    std::string host_label;     // the identity as given (or "machine-id and host name")
+    std::string data_directory;
+    bool existing = false;      // returned an earlier claim
+};
+
+// The digest the server's binding records for a host identity text
+// (locality_uuid_binding().host): 32 hex digits of its MD5.
+bool host_digest(const std::string &identity, std::string *out);
+
+// This host's identity as a server finds it without
+// locality_uuid.host_identity_file: /etc/machine-id and the host name.
+bool default_host_identity(std::string *identity, std::string *label);
+
+// Creates the schema, sequence and tables if missing (idempotent).
+bool ensure_registry(PgConnection &conn, std::string *error);
+
+// One transaction: the live claim of (host identity, data directory), or
+// a new one. Claimers take turns on a table lock; a claimer that dies
+// before COMMIT leaves nothing.
+bool claim_node(PgConnection &conn, const std::string &host_identity, const std::string &host_label,
+                const std::string &data_directory, Claim *out, std::string *error);
+
+// One transaction: `count` consecutive node values for a StatefulSet (or
+// any set of ordinals): host identities "<label>/0" .. "<label>/<count-1>",
+// each with its own machine name; the existing block if there is one.
+bool claim_block(PgConnection &conn, const std::string &label, const std::string &data_directory, int count,
+                 std::vector<Claim> *out, std::string *error);
+
+// The node file's text: locality_uuid.node_id and machine_name lines (and
+// host_identity_file when given), as README's Node identity section uses.
+std::string node_file_text(const Claim &c, const std::string &host_identity_file);
+
+// Writes text to path atomically: a temporary file beside it, fsynced,
+// renamed over it, the directory fsynced.
+bool write_file_atomically(const std::string &path, const std::string &text, std::string *error);
+
+}  // namespace locality_cli
