@@ -107,7 +107,7 @@ LOCALITY_SQL_FUNCTION(locality_uuid_accept_state_file) {
         case locality_pg::AcceptResult::unreadable: locality_pg::report_unreadable(shared, /* accepting */ true);
         case locality_pg::AcceptResult::already_trusted: done = "in use already: nothing to accept"; break;
         case locality_pg::AcceptResult::accepted_file:
-            done = "accepted: counters continue past its marks, moved past fresh random points at the first id";
+            done = "accepted: counters continue past its marks, moved past fresh random points";
             break;
         case locality_pg::AcceptResult::accepted_fresh: done = "no file: counters start fresh"; break;
     }

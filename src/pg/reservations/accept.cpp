@@ -34,10 +34,12 @@ AcceptResult accept_state_file(SharedCounters *s, const FreshCounters &fresh) {
             result = AcceptResult::unreadable;
         } else {
             apply_state(s, saved, restored);
-            make_available(s, saved, restored, /* stamp */ true);
-            // Moved on at the first id, as a copy's: an older copy accepted
-            // by mistake then lines up with nothing it made since.
-            request_move(s, "a superuser accepted the state file");
+            // Moved on as a copy's, before the counters are published: an
+            // older copy accepted by mistake then lines up with nothing it
+            // made since.
+            const bool moved = move_accepted(s, fresh);
+            const bool written = make_available(s, saved, restored, /* stamp */ true);
+            bind_accepted(s, moved, written);
             clear_doubt_mark();
             ereport(LOG, (errmsg("locality_uuid: \"%s\" accepted by a superuser", kStateFile),
                           errdetail("Server-wide counters continue past variable " UINT64_FORMAT

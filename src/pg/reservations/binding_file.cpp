@@ -1,14 +1,11 @@
 #include "reservations/binding_file.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 
 extern "C" {
-#include "storage/fd.h"
+#include "storage/fd.h"  // AllocateFile
 }
 
 #include "generator.hpp"
@@ -114,13 +111,7 @@ BindingRead read_binding_file(Binding *b) {
             break;
         }
     }
-    const bool read_error = ferror(f) != 0;
-    const int read_errno = read_error && errno != 0 ? errno : EIO;
-    FreeFile(f);
-    if (read_error) {
-        errno = read_errno;
-        return BindingRead::io_error;
-    }
+    if (!close_after_reading(f)) return BindingRead::io_error;
     // A move's record without its target is no record (state bound when
     // the line is missing: files before the state line).
     if (b->state == BindingState::moving && !has_target) return BindingRead::corrupt;
@@ -134,7 +125,7 @@ bool write_binding_file(const Binding &b) {
     one_line(b.data_directory, dir, sizeof dir);
     one_line(b.node_source, node_source, sizeof node_source);
     one_line(b.machine_source, machine_source, sizeof machine_source);
-    char buf[4 * MAXPGPATH + 512 + 64 * locality::kRunSlots];
+    char buf[16384];  // at most 4 paths, 64 runs and a few numbers
     int len = snprintf(buf, sizeof buf,
                        "%shost %s %s\ndata_directory %s\nsystem_identifier %" PRIu64 "\nnode %d %s\n"
                        "machine %s %s\nsince %" PRId64 "\nrun_start %u\nstate %s\n",
@@ -156,30 +147,11 @@ bool write_binding_file(const Binding &b) {
                                 static_cast<uint64_t>(b.target.runs[i] & 0xFFFFFFFF));
     }
     len += snprintf(buf + len, sizeof buf - static_cast<size_t>(len), "end\n");
-    const int fd = OpenTransientFile(kTempFile, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
-    if (fd < 0) return false;
-    bool ok = true;
-    for (const char *p = buf; ok && p < buf + len;) {
-        errno = 0;
-        const ssize_t w = write(fd, p, static_cast<size_t>(buf + len - p));
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) {
-            if (errno == 0) errno = ENOSPC;
-            ok = false;
-        } else {
-            p += w;
-        }
+    if (len < 0 || static_cast<size_t>(len) >= sizeof buf) {
+        errno = ENAMETOOLONG;
+        return false;
     }
-    ok = ok && pg_fsync(fd) == 0;
-    int saved = errno;
-    if (CloseTransientFile(fd) != 0 && ok) {
-        ok = false;
-        saved = errno;
-    }
-    errno = saved;
-    if (!ok) return false;
-    if (rename(kTempFile, kBindingFile) != 0) return false;
-    return sync_data_directory();
+    return write_durably(kTempFile, kBindingFile, buf, static_cast<size_t>(len));
 }
 
 }  // namespace locality_pg

@@ -48,6 +48,10 @@ struct StartDecision {
 };
 StartDecision at_start;
 
+// The binding before an accept's move, for its log line (under the lock).
+Binding accepted_before;
+bool accepted_before_known;
+
 constexpr size_t kDescribed = 6 * MAXPGPATH;
 
 // This server's binding now, in `state`, with run start and target.
@@ -178,6 +182,42 @@ void why_move(const Binding &stored, BindingRead read, const Binding &now, const
     }
 }
 
+
+// Draws a move from where s stands (away from s's run start, the one the
+// counters were bound with), records it in the binding file, and applies
+// it; if the record cannot be written, leaves it drawn for the first id
+// (settle_moves: ids fail until it can be written) and returns false.
+// Nothing generates meanwhile: the postmaster at start, or the lock's
+// holder before the counters are published as available.
+bool move_now(SharedCounters *s, const FreshCounters &fresh, const char *why) {
+    s->move_target = draw_target(s, fresh, pg_atomic_read_u32(&s->run_start));
+    strlcpy(s->move_why, why, sizeof s->move_why);
+    Binding moving;
+    binding_here(&moving, BindingState::moving, s->move_target.run_start, &s->move_target);
+    if (!write_binding_or_log(moving, "Server-wide ids wait until the move is recorded there.")) {
+        pg_atomic_write_u32(&s->moves_pending, kMoveDrawn);
+        return false;
+    }
+    apply_target(s, s->move_target);
+    // What the file says now: not bound (a rebind leaves it alone).
+    s->bound = moving;
+    s->bound_known = true;
+    return true;
+}
+
+// Once the state file holds a move applied by move_now: the binding file
+// says bound (if it cannot, it keeps saying "moving", and the next start
+// here completes the same move), and the move is logged.
+void finish_move(SharedCounters *s, const Binding *before, const char *why, int level) {
+    Binding now;
+    binding_here(&now, BindingState::bound, pg_atomic_read_u32(&s->run_start), nullptr);
+    if (write_binding_or_log(now, "It says \"moving\": the next start here completes the same move.")) {
+        s->bound = now;
+        s->bound_known = true;
+    }
+    log_binding(level, "server-wide counters moved past fresh random points", why, before, now);
+}
+
 }  // namespace
 
 void read_binding_at_start(SharedCounters *s) {
@@ -208,35 +248,29 @@ void check_binding_at_start(SharedCounters *s, const ReservedState &saved, bool 
     const Binding &stored = at_start.before;
     Binding now;
     current_binding(&now);
+    const bool same_cluster = saved.system_identifier == 0 || saved.system_identifier == GetSystemIdentifier();
     if (at_start.before_known && stored.state == BindingState::moving) {
-        // A move interrupted by a crash or a failed write: completed, with
-        // its recorded target.
+        // A move that a crash or a failed write interrupted: completed with
+        // its recorded target where it was made. Anywhere else (a copy of
+        // a directory whose move never finished) the target is applied,
+        // raising only, and the copy moves on its own below.
         apply_target(s, stored.target);
-        strlcpy(at_start.why, "completing the move recorded before the last stop", sizeof at_start.why);
-        at_start.action = StartAction::completed;
-        return;
+        if (same_place(stored, now) && same_cluster) {
+            strlcpy(at_start.why, "completing the move recorded before the last stop", sizeof at_start.why);
+            s->bound = stored;  // "moving" until the file holds it
+            at_start.action = StartAction::completed;
+            return;
+        }
     }
     why_move(stored, at_start.read, now, saved, restored, at_start.why, sizeof at_start.why);
     if (at_start.why[0] == '\0') {
-        at_start.action = !at_start.before_known ? StartAction::bind
-                          : !same_values(stored, now) ? StartAction::rebind
-                                                      : StartAction::none;
+        at_start.action = !at_start.before_known || stored.state != BindingState::bound ? StartAction::bind
+                          : !same_values(stored, now)                                 ? StartAction::rebind
+                                                                                      : StartAction::none;
         if (!at_start.before_known) pg_atomic_write_u32(&s->run_start, fresh.run_start);  // a start of its own
         return;
     }
-    s->move_target = draw_target(s, fresh, pg_atomic_read_u32(&s->run_start));
-    Binding moving;
-    binding_here(&moving, BindingState::moving, s->move_target.run_start, &s->move_target);
-    if (!write_binding_or_log(moving, "Server-wide ids wait until the move is recorded there.")) {
-        // Not applied before it is recorded: the first id records, applies
-        // and writes it (settle_moves), or fails with the file's error.
-        strlcpy(s->move_why, at_start.why, sizeof s->move_why);
-        pg_atomic_write_u32(&s->moves_pending, kMoveDrawn);
-        at_start.action = StartAction::deferred;
-        return;
-    }
-    apply_target(s, s->move_target);
-    at_start.action = StartAction::moved;
+    at_start.action = move_now(s, fresh, at_start.why) ? StartAction::moved : StartAction::deferred;
 }
 
 bool start_moved_counters() {
@@ -255,13 +289,8 @@ void bind_after_start(SharedCounters *s, bool marks_written) {
             // Bound only once the file holds the moved marks; until then the
             // binding says "moving", and the next start completes the move.
             if (!marks_written) return;
-            binding_here(&now, BindingState::bound, pg_atomic_read_u32(&s->run_start), nullptr);
-            write_binding_or_log(now, "It says \"moving\": the next start completes the same move.");
-            s->bound = now;
-            s->bound_known = true;
-            log_binding(at_start.action == StartAction::moved ? WARNING : LOG,
-                        "server-wide counters moved past fresh random points", at_start.why,
-                        at_start.before_known ? &at_start.before : nullptr, now);
+            finish_move(s, at_start.before_known ? &at_start.before : nullptr, at_start.why,
+                        at_start.action == StartAction::moved ? WARNING : LOG);
             return;
         case StartAction::bind:
         case StartAction::rebind:
@@ -291,14 +320,25 @@ void settle_moves(SharedCounters *s) {
         s->move_target = draw_target(s, fresh, pg_atomic_read_u32(&s->run_start));
         pg_atomic_write_u32(&s->moves_pending, kMoveDrawn);
     }
+    const Binding before = s->bound;
+    const bool before_known = s->bound_known;
     Binding moving;
     binding_here(&moving, BindingState::moving, s->move_target.run_start, &s->move_target);
     ReservedState marks;
+    uint64 opens_second = 0;
     bool recorded = write_binding_file(moving);
     if (recorded) {
+        s->bound = moving;  // not bound: a rebind leaves it alone
+        s->bound_known = true;
         apply_target(s, s->move_target);
         marks = snapshot(s);
         stamp_cluster(&marks);
+        // A clock behind the seconds the origin reserved, with no second
+        // open for it (before PostgreSQL 15 no end-of-recovery step opens
+        // one): the first second no id can carry yet opens from the moved
+        // draw, as at a start, rather than clock Hot Guids failing until
+        // the clock catches up.
+        opens_second = unused_hot_second(s, &marks);
     }
     if (!recorded || !write_marks(s, marks)) {
         const int saved_errno = errno;
@@ -312,24 +352,26 @@ void settle_moves(SharedCounters *s) {
                         errhint("Free space in the data directory's file system, or make the files "
                                 "writable; ids are made again as soon as they can be written.")));
     }
-    const Binding before = s->bound;
-    const bool before_known = s->bound_known;
-    Binding now;
-    binding_here(&now, BindingState::bound, pg_atomic_read_u32(&s->run_start), nullptr);
-    write_binding_or_log(now, "It says \"moving\": the next start completes the same move.");
-    s->bound = now;
-    s->bound_known = true;
-    log_binding(LOG, "server-wide counters moved past fresh random points", s->move_why,
-                before_known ? &before : nullptr, now);
+    if (opens_second != 0) open_hot_second(s, opens_second, marks.hot_seconds);
+    finish_move(s, before_known && before.state == BindingState::bound ? &before : nullptr, s->move_why, LOG);
     pg_write_barrier();  // the moved counters before the flag (with_active_cells reads it first)
     pg_atomic_write_u32(&s->moves_pending, kNoMove);
     release_counters_lock(s);
 }
 
-void request_move(SharedCounters *s, const char *why) {
-    strlcpy(s->move_why, why, sizeof s->move_why);
-    // A move already drawn keeps its target; otherwise the first id draws.
-    if (pg_atomic_read_u32(&s->moves_pending) == kNoMove) pg_atomic_write_u32(&s->moves_pending, kMoveDue);
+bool move_accepted(SharedCounters *s, const FreshCounters &fresh) {
+    accepted_before = s->bound;
+    accepted_before_known = s->bound_known && s->bound.state == BindingState::bound;
+    // A move already drawn (a start that could not record its own) keeps
+    // its target: the first id records it.
+    if (pg_atomic_read_u32(&s->moves_pending) == kMoveDrawn) return false;
+    pg_atomic_write_u32(&s->moves_pending, kNoMove);  // this move serves a due one too
+    return move_now(s, fresh, "a superuser accepted the state file");
+}
+
+void bind_accepted(SharedCounters *s, bool moved, bool marks_written) {
+    if (moved && marks_written)
+        finish_move(s, accepted_before_known ? &accepted_before : nullptr, "a superuser accepted the state file", LOG);
 }
 
 bool rebind_values(SharedCounters *s) {

@@ -11,12 +11,13 @@
 // a fresh run start: copy and origin continue from unrelated places. The
 // distances keep a quarter of each counter's cycle clear on either side,
 // so the two repeat no id until one has made a quarter cycle more than
-// the other (doc/guarantees.md, "Copies", has the arithmetic). A move
-// costs nothing but the places skipped: variable, given-time and Hot Guid
-// counters are 64 bits wide, a window's run loses at most 2^24 of 2^31.
+// the other since the copy's marks (doc/guarantees.md, "Copies", has the
+// arithmetic and the costs).
 //
-// The moved marks are written to the file before the binding: a crash
-// between the two moves again at the next start, never not at all.
+// A move is made once per event: its target is recorded in the binding
+// file before it is applied, and the record says "bound" only once the
+// state file holds the move (dealign.cpp has the steps), so a crash or a
+// failed write completes the same move, never draws a second one.
 #pragma once
 
 #include "pg_boundary.hpp"
@@ -55,15 +56,21 @@ bool start_moved_counters();
 void bind_after_start(SharedCounters *s, bool marks_written);
 
 // Before a server-wide id while a move is due or drawn (a recovery of
-// another server's WAL, an accepted file, a start whose record failed):
+// another server's WAL, a start or an accept whose record failed):
 // records, applies and writes it, once, under the lock; ERROR if the
 // binding or the state file cannot be written (ids wait for them, as for
 // any refill).
 void settle_moves(SharedCounters *s);
 
-// A superuser accepted the state file (accept.cpp): the first id moves the
-// counters past it, as a copy's. The caller holds the lock.
-void request_move(SharedCounters *s, const char *why);
+// A superuser accepted the state file (accept.cpp, holding the lock), its
+// marks applied: the counters move past them as a copy's, recorded, before
+// they are published as available (a move that cannot be recorded is left
+// to the first id, whose ids fail until it is). True if moved now.
+bool move_accepted(SharedCounters *s, const FreshCounters &fresh);
+
+// After the accepted marks were written back (marks_written): the binding
+// file says bound, and the move is logged.
+void bind_accepted(SharedCounters *s, bool moved, bool marks_written);
 
 // After a reload changed the node value, the machine name or where they
 // come from: the binding records them (LOG, old and new), under the lock,

@@ -11,9 +11,7 @@ extern "C" {
 
 #include "reservations/marks.hpp"
 #include "reservations/release_runs.hpp"
-#include "reservations/reservation.hpp"
 #include "reservations/restore_steps.hpp"
-#include "wall_clock.hpp"
 
 namespace locality_pg {
 
@@ -192,13 +190,11 @@ void close_current_hot_second(SharedCounters *s) {
     // can carry yet, rather than refuse clock Hot Guids until the clock
     // catches up. Reserved in the file first; the first refill logs it.
     // Nothing generates yet: recovery has not ended.
-    const uint64 now = static_cast<uint64>(locality::wall_clock_millis() / 1000);
     ReservedState written = snapshot(s);
-    const uint64 unused_second = written.hot_seconds;
-    if (now + 1 >= unused_second) return;
+    const uint64 unused_second = unused_hot_second(s, &written);
+    if (unused_second == 0) return;
     written.system_identifier = s->on_disk.system_identifier;
     written.timeline = s->on_disk.timeline;
-    written.hot_seconds = unused_second + kHotSecondsAhead;
     if (write_marks(s, written)) open_hot_second(s, unused_second, written.hot_seconds);
 }
 

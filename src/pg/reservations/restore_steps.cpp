@@ -13,6 +13,7 @@ extern "C" {
 
 #include "hot_guid_generator.hpp"
 #include "reservations/marks.hpp"
+#include "reservations/reservation.hpp"
 #include "wall_clock.hpp"
 
 namespace locality_pg {
@@ -65,6 +66,17 @@ void open_hot_second(SharedCounters *s, uint64 second, uint64 reserved_until) {
     pg_atomic_write_u64(&s->hot_seconds_until.value, reserved_until);
     pg_atomic_write_u64(&s->hot_opened.value, first);
     pg_atomic_write_u64(&s->hot_second.value, ((second + 1) << 32) | static_cast<uint32>(first));
+}
+
+uint64 unused_hot_second(SharedCounters *s, ReservedState *written) {
+    const uint64 now = static_cast<uint64>(locality::wall_clock_millis() / 1000);
+    const uint64 unused = written->hot_seconds;
+    if (now + 1 >= unused) return 0;
+    // A second opened with a window from the draw mark holds no id yet.
+    const uint64 second = pg_atomic_read_u64(&s->hot_second.value);
+    if (second != 0 && pg_atomic_read_u64(&s->hot_opened.value) == written->hot_guid) return 0;
+    written->hot_seconds = unused + kHotSecondsAhead;
+    return unused;
 }
 
 // Raises every counter and mark of s to `saved`'s (a late restore may find

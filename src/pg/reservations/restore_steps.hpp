@@ -30,6 +30,14 @@ void close_hot_seconds(SharedCounters *s);
 // behind it.
 void open_hot_second(SharedCounters *s, uint64 second, uint64 reserved_until);
 
+// When the clock stands behind the seconds reserved in `*written` and no
+// second stands open for it yet: the first second no id can carry yet,
+// with *written reserving kHotSecondsAhead more; 0 otherwise. Once the
+// marks are written, open_hot_second(s, that second, written->hot_seconds)
+// lets clock Hot Guids go on at once instead of waiting (error 54000)
+// until the clock catches up.
+uint64 unused_hot_second(SharedCounters *s, ReservedState *written);
+
 // Raises every counter and mark of s to `saved`'s and takes its
 // variable-mode start; `restored`: saved comes from a file.
 void apply_state(SharedCounters *s, const ReservedState &saved, bool restored);

@@ -62,16 +62,20 @@ bool write_all(int fd, const char *buf, size_t len) {
 }  // namespace
 
 bool write_state_file(const ReservedState &state, bool *renamed) {
-    if (renamed != nullptr) *renamed = false;
     char buf[8192];
     const int len = format_state(state, buf, sizeof buf);
+    return write_durably(kTempFile, kStateFile, buf, static_cast<size_t>(len), renamed);
+}
+
+bool write_durably(const char *temp_path, const char *path, const char *buf, size_t len, bool *renamed) {
+    if (renamed != nullptr) *renamed = false;
     // The steps of durable_rename, done here so that errno is the failing
     // call's (fd.c logs in between and documents errno as not valid after
     // it), and without opening the old file for writing: a copy the server
     // may read but not write (left by root) is replaced, not an obstacle.
-    const int fd = OpenTransientFile(kTempFile, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
+    const int fd = OpenTransientFile(temp_path, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
     if (fd < 0) return false;
-    bool ok = write_all(fd, buf, static_cast<size_t>(len)) && pg_fsync(fd) == 0;
+    bool ok = write_all(fd, buf, len) && pg_fsync(fd) == 0;
     int saved = errno;
     if (CloseTransientFile(fd) != 0 && ok) {
         ok = false;
@@ -79,11 +83,20 @@ bool write_state_file(const ReservedState &state, bool *renamed) {
     }
     errno = saved;
     if (!ok) return false;
-    if (rename(kTempFile, kStateFile) != 0) return false;
+    if (rename(temp_path, path) != 0) return false;
     if (renamed != nullptr) *renamed = true;
     // The new directory entry, durable: until then a crash may bring back
     // the old file (itself written and fsynced this way).
     return sync_data_directory();
+}
+
+bool close_after_reading(FILE *f) {
+    // errno of the failed read, kept across FreeFile (EIO if it set none).
+    const bool read_error = ferror(f) != 0;
+    const int read_errno = read_error && errno != 0 ? errno : EIO;
+    FreeFile(f);
+    if (read_error) errno = read_errno;
+    return !read_error;
 }
 
 bool sync_data_directory() {
@@ -152,14 +165,7 @@ StateRead read_state_file(ReservedState *state) {
             break;
         }
     }
-    // errno of the failed read, kept across FreeFile (EIO if it set none).
-    const bool read_error = ferror(f) != 0;
-    const int read_errno = read_error && errno != 0 ? errno : EIO;
-    FreeFile(f);
-    if (read_error) {
-        errno = read_errno;
-        return StateRead::io_error;
-    }
+    if (!close_after_reading(f)) return StateRead::io_error;
     return header && start && end ? StateRead::ok : StateRead::corrupt;
 }
 

@@ -67,6 +67,15 @@ bool write_state_file(const ReservedState &state, bool *renamed = nullptr);
 // set, on failure.
 bool sync_data_directory();
 
+// Writes buf to path (in the data directory) as write_state_file writes
+// the state file: temp_path written, fsynced, renamed over path, the
+// directory fsynced. False, errno set; *renamed as there.
+bool write_durably(const char *temp_path, const char *path, const char *buf, size_t len, bool *renamed = nullptr);
+
+// Closes a file read with AllocateFile; false, errno set (EIO if the read
+// set none), if a read failed.
+bool close_after_reading(FILE *f);
+
 // The doubt mark (kDoubtFile): written durably (false, errno set, if it
 // could not be), looked for, removed.
 bool mark_state_in_doubt();
