@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "host_identity.hpp"
+#include "json_text.hpp"
 #include "pg_client.hpp"
 #include "registry.hpp"
 
@@ -35,22 +36,7 @@ int failure(const std::string &message) {
     return kFound;
 }
 
-std::string json_string(const std::string &text) {
-    std::string out = "\"";
-    for (const unsigned char c : text) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += static_cast<char>(c);
-        } else if (c < 0x20) {
-            char esc[8];
-            std::snprintf(esc, sizeof esc, "\\u%04x", c);
-            out += esc;
-        } else {
-            out += static_cast<char>(c);
-        }
-    }
-    return out + "\"";
-}
+std::string json_string(const std::string &text) { return "\"" + json_escaped(text) + "\""; }
 
 // Options of the form --name VALUE (and bare flags), in any order.
 struct Options {
@@ -110,6 +96,7 @@ int node_claim(int argc, char **argv) {
     std::string dir = o.get("--data-directory");
     if (dir.empty() && std::getenv("PGDATA") != nullptr) dir = std::getenv("PGDATA");
     if (dir.empty()) return usage("node claim needs --data-directory (or PGDATA)");
+    dir = normalized_directory(dir);  // as the server's binding shows it
     const bool block = o.has("--block");
     if (block ? !o.has("--write-dir") || !o.has("--host-id") : !o.has("--write"))
         return usage(block ? "a block claim needs --host-id LABEL and --write-dir DIR" : "node claim needs --write FILE");
@@ -131,6 +118,10 @@ int node_claim(int argc, char **argv) {
             return failure("could not claim the block: " + error);
         // Per ordinal: its node file and its host identity, for a
         // ConfigMap the pods' init container copies from.
+        for (const Claim &c : claims)
+            if (!valid_machine_name(c.machine_name))
+                return failure("the registry holds machine name '" + c.machine_name + "' for node " +
+                               std::to_string(c.node) + ", which cannot be written into a configuration file");
         for (std::size_t i = 0; i < claims.size(); ++i) {
             const std::string base = o.get("--write-dir") + "/ordinal-" + std::to_string(i);
             if (!write_file_atomically(base + ".conf", node_file_text(claims[i], ""), &error) ||
@@ -155,6 +146,9 @@ int node_claim(int argc, char **argv) {
     }
     Claim claim;
     if (!claim_node(conn, identity, label, dir, &claim, &error)) return failure("could not claim a node value: " + error);
+    if (!valid_machine_name(claim.machine_name))
+        return failure("the registry holds machine name '" + claim.machine_name + "' for node " +
+                       std::to_string(claim.node) + ", which cannot be written into a configuration file");
     if (!write_file_atomically(o.get("--write"), node_file_text(claim, identity_file), &error))
         return failure(error + " (the claim stands: run the same command again to write the file)");
     print_claim(claim, json);
@@ -237,8 +231,9 @@ std::vector<Problem> audit(const std::vector<Server> &servers, const std::vector
     std::map<std::string, const Registered *> by_bytes;
     for (const Registered &r : registry) {
         by_node[r.node] = &r;
-        by_bytes[r.machine] = &r;
+        if (!r.retired) by_bytes[r.machine] = &r;  // a retired row's bytes are no one's to use
     }
+    std::set<std::string> seen_places;
     std::map<long long, std::vector<std::string>> live_nodes;
     std::map<std::string, std::vector<std::string>> live_bytes;
     for (const Server &s : servers) {
@@ -290,7 +285,9 @@ std::vector<Problem> audit(const std::vector<Server> &servers, const std::vector
                 {"machine_unregistered", s.where + ": machine bytes " + s.machine + " are not in the registry", {s.where}});
         // A standby makes no ids until its promotion, when its own values
         // (and the checks above) apply.
-        if (!s.in_recovery) {
+        // One server listed twice (an address and a name) is one place.
+        const std::string place = s.system_identifier + " " + s.host + " " + s.data_directory;
+        if (!s.in_recovery && seen_places.insert(place).second) {
             live_nodes[s.node].push_back(s.where);
             live_bytes[s.machine].push_back(s.where);
         }
@@ -331,14 +328,24 @@ bool read_registry(const std::string &dsn, std::vector<Registered> *out, std::st
 
 // The claims seen live where they were claimed get last_seen = now() (best
 // effort: an auditor with read-only rights on the registry skips it).
+// A quoted element of a PostgreSQL array literal.
+std::string array_element(const std::string &text) {
+    std::string out = "\"";
+    for (const char c : text) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
 void touch_registry(const std::string &dsn, const std::vector<Server> &servers) {
     std::string nodes = "{", hosts = "{", dirs = "{", error;
     for (const Server &s : servers) {
         if (!s.error.empty()) continue;
         const std::string sep = nodes.size() > 1 ? "," : "";
         nodes += sep + std::to_string(s.node);
-        hosts += sep + json_string(s.host);
-        dirs += sep + json_string(s.data_directory);  // a quoted array element
+        hosts += sep + array_element(s.host);
+        dirs += sep + array_element(s.data_directory);
     }
     PgConnection conn;
     if (!conn.connect(dsn, &error)) return;
@@ -370,6 +377,7 @@ int fleet_audit(int argc, char **argv) {
         read_server(conninfo, &s);
         servers.push_back(s);
     }
+    if (servers.empty()) return usage("no server in " + o.get("--targets"));
     const std::vector<Problem> problems = audit(servers, registry);
     touch_registry(o.get("--registry"), servers);
     if (o.flags.count("--json") != 0) {
@@ -429,7 +437,8 @@ int fleet_scan(int argc, char **argv) {
     const double percent = std::strtod(sample.c_str(), &end);
     if (*end != '\0' || !(percent > 0 && percent <= 100)) return usage("--sample takes a percentage above 0, up to 100");
     std::vector<Registered> registry;
-    if (o.has("--registry") && !read_registry(o.get("--registry"), &registry, &error))
+    const bool has_registry = o.has("--registry");
+    if (has_registry && !read_registry(o.get("--registry"), &registry, &error))
         return failure("could not read the registry: " + error);
     PgConnection conn;
     if (!conn.connect(o.get("--dsn"), &error)) return failure("could not connect: " + error);
@@ -455,7 +464,7 @@ int fleet_scan(int argc, char **argv) {
     for (int i = 0; i < r.rows(); ++i) {
         const long long node = std::stoll(r.text(i, 0));
         std::string claim = "-";
-        if (!registry.empty()) {
+        if (has_registry) {
             const auto it = by_node.find(node);
             claim = it == by_node.end() ? "not in the registry" : it->second->host_label + " " + it->second->data_directory;
             if (it == by_node.end()) ++unclaimed;

@@ -29,6 +29,7 @@
 
 #include "civil_time.hpp"
 #include "fleet.hpp"
+#include "json_text.hpp"
 #include "generator.hpp"
 #include "hot_guid.hpp"
 #include "hot_guid_generator.hpp"
@@ -46,6 +47,7 @@
 namespace {
 
 using namespace locality;
+using locality_cli::json_escaped;
 
 constexpr int kBadData = 1;
 constexpr int kBadUsage = 2;
@@ -237,25 +239,6 @@ int read_ids(int argc, char **argv, const char *command, bool sequential_allowed
         if (in->ids.empty()) return usage_error(std::string(command) + " read no id from standard input");
     }
     return 0;
-}
-
-// `text` as a JSON string body: quotes, backslashes and control
-// characters escaped (an input line may hold anything).
-std::string json_escaped(const std::string &text) {
-    std::string out;
-    for (const unsigned char c : text) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += static_cast<char>(c);
-        } else if (c < 0x20) {
-            char esc[8];
-            std::snprintf(esc, sizeof esc, "\\u%04x", c);
-            out += esc;
-        } else {
-            out += static_cast<char>(c);
-        }
-    }
-    return out;
 }
 
 // Hands each id of `in` to `show` (which returns 0 or a data error, the

@@ -15,10 +15,12 @@ std::string trimmed(const char *message) {
 }  // namespace
 
 bool PgConnection::connect(const std::string &conninfo, std::string *error) {
-    // A conninfo without connect_timeout gets 10 s: an audit of many servers
-    // must not hang on one that does not answer.
-    const char *keywords[] = {"dbname", "connect_timeout", "application_name", nullptr};
-    const char *values[] = {conninfo.c_str(), "10", "locality-uuid", nullptr};
+    // Defaults the conninfo may override (it is expanded last, and later
+    // keywords win): 10 s to connect and 30 s a statement, so that an audit
+    // of many servers does not hang on one that does not answer, or whose
+    // disk does not (locality_uuid_binding() waits for the counters' lock).
+    const char *keywords[] = {"connect_timeout", "application_name", "options", "dbname", nullptr};
+    const char *values[] = {"10", "locality-uuid", "-c statement_timeout=30000", conninfo.c_str(), nullptr};
     conn_ = PQconnectdbParams(keywords, values, /* expand_dbname */ 1);
     if (conn_ != nullptr && PQstatus(conn_) == CONNECTION_OK) {
         // The commands report what they found themselves; the server's

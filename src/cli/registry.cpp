@@ -24,7 +24,7 @@ CREATE SEQUENCE IF NOT EXISTS locality_uuid_registry.node_values
     AS integer MINVALUE 1 MAXVALUE 268435455 NO CYCLE;
 CREATE TABLE IF NOT EXISTS locality_uuid_registry.nodes (
     node_id integer PRIMARY KEY CHECK (node_id BETWEEN 1 AND 268435455),
-    machine_name text NOT NULL UNIQUE,
+    machine_name text NOT NULL UNIQUE CHECK (machine_name ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$'),
     machine_bytes bytea NOT NULL CHECK (octet_length(machine_bytes) = 3),
     host_id text NOT NULL CHECK (host_id ~ '^[0-9a-f]{32}$'),
     host_label text NOT NULL,
@@ -109,9 +109,8 @@ bool insert_claim(PgConnection &conn, long long node, const std::string &host_id
 bool next_node(PgConnection &conn, long long *node, std::string *error) {
     for (;;) {
         PgResult r;
-        if (!conn.exec("SELECT nextval('locality_uuid_registry.node_values'), "
-                       "EXISTS (SELECT 1 FROM locality_uuid_registry.nodes WHERE node_id = "
-                       "currval('locality_uuid_registry.node_values'))",
+        if (!conn.exec("SELECT v, EXISTS (SELECT 1 FROM locality_uuid_registry.nodes WHERE node_id = v) "
+                       "FROM nextval('locality_uuid_registry.node_values') v",
                        {}, &r, error))
             return false;
         if (r.text(0, 1) == "f") {
@@ -243,14 +242,72 @@ bool claim_block(PgConnection &conn, const std::string &label, const std::string
     return conn.exec("COMMIT", error);
 }
 
+namespace {
+
+// Text for a comment line: no line breaks or other control characters.
+std::string comment_text(const std::string &text) {
+    std::string out;
+    for (const unsigned char c : text) out += c < 0x20 || c == 0x7f ? '?' : static_cast<char>(c);
+    return out;
+}
+
+// A configuration file's quoted value: quotes doubled, no line breaks
+// (a value that needs one cannot be written: it is refused before).
+std::string quoted_value(const std::string &text) {
+    std::string out = "'";
+    for (const char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
+    return out + "'";
+}
+
+}  // namespace
+
+bool valid_machine_name(const std::string &name) {
+    if (name.empty() || name.size() > 63) return false;
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        const char c = name[i];
+        const bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        if (!alnum && (i == 0 || (c != '.' && c != '_' && c != '-'))) return false;
+    }
+    return true;
+}
+
 std::string node_file_text(const Claim &c, const std::string &host_identity_file) {
     std::string text = "# Written by locality-uuid node claim: node value " + std::to_string(c.node) +
-                       " of the registry, claimed for " + c.host_label + ", data directory " + c.data_directory +
+                       " of the registry, claimed for " + comment_text(c.host_label) + ", data directory " +
+                       comment_text(c.data_directory) +
                        ".\n# Keep this file on this host only (README, \"Node identity\").\n";
     text += "locality_uuid.node_id = " + std::to_string(c.node) + "\n";
-    text += "locality_uuid.machine_name = '" + c.machine_name + "'\n";
-    if (!host_identity_file.empty()) text += "locality_uuid.host_identity_file = '" + host_identity_file + "'\n";
+    text += "locality_uuid.machine_name = " + quoted_value(c.machine_name) + "\n";
+    if (!host_identity_file.empty())
+        text += "locality_uuid.host_identity_file = " + quoted_value(host_identity_file) + "\n";
     return text;
+}
+
+std::string normalized_directory(const std::string &dir) {
+    // As PostgreSQL makes its data directory absolute and canonical
+    // (make_absolute_path, canonicalize_path), without following links: the
+    // path the server's binding shows.
+    std::string path = dir;
+    if (path.empty() || path[0] != '/') {
+        char cwd[4096];
+        if (getcwd(cwd, sizeof cwd) != nullptr) path = std::string(cwd) + "/" + path;
+    }
+    std::vector<std::string> parts;
+    std::size_t i = 0;
+    while (i <= path.size()) {
+        const std::size_t j = path.find('/', i);
+        const std::string part = path.substr(i, j == std::string::npos ? std::string::npos : j - i);
+        if (part == "..") {
+            if (!parts.empty()) parts.pop_back();
+        } else if (!part.empty() && part != ".") {
+            parts.push_back(part);
+        }
+        if (j == std::string::npos) break;
+        i = j + 1;
+    }
+    std::string out;
+    for (const std::string &p : parts) out += "/" + p;
+    return out.empty() ? "/" : out;
 }
 
 bool write_file_atomically(const std::string &path, const std::string &text, std::string *error) {
@@ -261,29 +318,33 @@ bool write_file_atomically(const std::string &path, const std::string &text, std
         *error = "could not " + what + ": " + std::strerror(errno);
         return false;
     };
-    const int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    // A temporary file of an earlier run that died is replaced; a link
+    // there is not followed.
+    unlink(temp.c_str());
+    const int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) return fail("create " + temp);
-    std::size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t w = write(fd, text.data() + done, text.size() - done);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) {
-            const int saved = errno != 0 ? errno : ENOSPC;
-            close(fd);
-            unlink(temp.c_str());
-            errno = saved;
-            return fail("write " + temp);
-        }
-        done += static_cast<std::size_t>(w);
-    }
-    if (fsync(fd) != 0) {
-        const int saved = errno;
+    auto abandon = [&](const std::string &what) {
+        const int saved = errno != 0 ? errno : ENOSPC;  // a write of 0 bytes: the disk is full
         close(fd);
         unlink(temp.c_str());
         errno = saved;
-        return fail("fsync " + temp);
+        return fail(what + " " + temp);
+    };
+    std::size_t done = 0;
+    while (done < text.size()) {
+        errno = 0;
+        const ssize_t w = write(fd, text.data() + done, text.size() - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return abandon("write");
+        done += static_cast<std::size_t>(w);
     }
-    if (close(fd) != 0) return fail("close " + temp);
+    if (fsync(fd) != 0) return abandon("fsync");
+    if (close(fd) != 0) {
+        const int saved = errno;
+        unlink(temp.c_str());
+        errno = saved;
+        return fail("close " + temp);
+    }
     if (rename(temp.c_str(), path.c_str()) != 0) return fail("rename " + temp + " to " + path);
     const int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0) return fail("open " + dir);

@@ -49,6 +49,14 @@ bool claim_node(PgConnection &conn, const std::string &host_identity, const std:
 bool claim_block(PgConnection &conn, const std::string &label, const std::string &data_directory, int count,
                  std::vector<Claim> *out, std::string *error);
 
+// Whether a machine name may be written into a configuration file (and
+// the registry holds it): letters, digits, '.', '_', '-', 1 to 63.
+bool valid_machine_name(const std::string &name);
+
+// A data directory as the server names it: absolute, without '.', '..',
+// repeated or trailing slashes (links not followed, as PostgreSQL does).
+std::string normalized_directory(const std::string &dir);
+
 // The node file's text: locality_uuid.node_id and machine_name lines (and
 // host_identity_file when given), as README's Node identity section uses.
 std::string node_file_text(const Claim &c, const std::string &host_identity_file);

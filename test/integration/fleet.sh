@@ -122,6 +122,19 @@ check "a claim again on one host and data directory returns its claim: $again" \
   'grep -q "the existing claim for claimer-3-17" <<<"$again" && diff -q "$WORK/claims/3-17.conf" "$WORK/again.conf" >/dev/null'
 other=$("$CLI" node claim --registry "$REG" --host-id claimer-3-17 --data-directory /srv/other --write "$WORK/other.conf" 2>&1 || true)
 check "... and another data directory of that host gets a claim of its own: $other" 'grep -q "a new claim" <<<"$other"'
+spelled=$("$CLI" node claim --registry "$REG" --host-id claimer-3-17 --data-directory /srv/./3/ --write "$WORK/spelled.conf" 2>&1 || true)
+check "... the data directory as the server names it (/srv/./3/ is /srv/3): $spelled" 'grep -q "the existing claim for claimer-3-17, data directory /srv/3$" <<<"$spelled"'
+# One host and data directory claimed by 8 claimers at once (a provisioning
+# retry racing itself): one claim, the same for all.
+for c in 1 2 3 4 5 6 7 8; do
+  "$CLI" node claim --registry "$REG" --host-id racing-host --data-directory /srv/race --write "$WORK/race-$c.conf" \
+    >"$WORK/race-$c.out" 2>&1 &
+done
+wait
+race_values=$(cat "$WORK"/race-*.conf 2>/dev/null | sed -n 's/^locality_uuid.node_id = //p' | sort -u | tr '\n' ' ')
+race_rows=$(rq -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE host_label = 'racing-host'")
+check "8 claimers of one host and data directory at once: one row ($race_rows), one value for all ($race_values)" \
+  '[ "$race_rows" = 1 ] && [ "$(wc -w <<<"$race_values")" = 1 ] && [ "$(ls "$WORK"/race-*.conf | wc -l)" = 8 ]''
 
 # --- a block for a StatefulSet ------------------------------------------------------------
 echo; echo "== a StatefulSet block"
@@ -147,6 +160,23 @@ check "the snippet rendered for 3 pods: node values $values(consecutive, one blo
   --data-directory /var/lib/postgresql/data --write-dir "$WORK/block" >"$WORK/block-again.out" 2>&1 || true
 check "... and the block claimed again is the same block" \
   '[ "$(sed "s/a new/the existing/" "$WORK/block.out")" = "$(cat "$WORK/block-again.out")" ]'
+# Four blocks claimed at once: each of consecutive values, none shared.
+for b in 1 2 3 4; do
+  mkdir -p "$WORK/blocks-$b"
+  "$CLI" node claim --registry "$REG" --host-id "statefulset:prod/set-$b" --block 5 --data-directory /data \
+    --write-dir "$WORK/blocks-$b" >/dev/null 2>&1 &
+done
+wait
+blocks_ok=yes
+all_values=""
+for b in 1 2 3 4; do
+  v=$(for i in 0 1 2 3 4; do sed -n 's/^locality_uuid.node_id = //p' "$WORK/blocks-$b/ordinal-$i.conf" 2>/dev/null; done | tr '\n' ' ')
+  first=${v%% *}
+  [ "$v" = "$first $((first + 1)) $((first + 2)) $((first + 3)) $((first + 4)) " ] || blocks_ok="no ($v)"
+  all_values+="$v"
+done
+check "4 blocks of 5 claimed at once: each consecutive, 20 distinct values ($blocks_ok)" \
+  '[ "$blocks_ok" = yes ] && [ "$(tr " " "\n" <<<"$all_values" | grep -c .)" = 20 ] && [ "$(tr " " "\n" <<<"$all_values" | grep . | sort -u | wc -l)" = 20 ]''
 
 # --- the audit over 20 clusters -------------------------------------------------------------
 echo; echo "== fleet audit"
@@ -229,6 +259,12 @@ check "... the shared node value and bytes by pair" \
   'grep -q "node value $(node_of h01) is live on 2 servers: " "$WORK/audit1.out" &&
    grep -q "Hot Guid machine bytes .* are live on 2 servers: " "$WORK/audit1.out" &&
    grep -q "node value $(node_of h05) is live on 2 servers: " "$WORK/audit1.out"'
+
+# A server that cannot be reached is a problem of its own.
+echo "host=$WORK port=$(free_port) user=postgres dbname=postgres" >>"$WORK/targets"
+rc=0; audit >"$WORK/audit-unreachable.out" || rc=$?
+check "... and a server that cannot be reached is listed too (exit $rc)" \
+  '[ "$rc" = 1 ] && grep -q ": could not connect: " "$WORK/audit-unreachable.out"'
 
 # Fixed as doc/fleets.md says: each host claims (again) for its own data
 # directory and reloads; c22 leaves the fleet.
