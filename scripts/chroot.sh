@@ -83,7 +83,7 @@ chroot_recipe() {
   local target=$1 mirror
   mirror=$(host_mirror)
   local common=(--variant=apt --aptopt='Acquire::Check-Valid-Until "false"'
-                --include=make,g++,libssl-dev,pkg-config,cmake,libgtest-dev,python3,locales,postgresql-common,postgresql-client-common)
+                --include=make,g++,libssl-dev,libpq-dev,pkg-config,cmake,libgtest-dev,python3,locales,postgresql-common,postgresql-client-common)
   is_emulated "$target" || common+=(--include=build-essential,dpkg-dev,debhelper,postgresql-server-dev-all,lintian)
   if is_arch_target "$target"; then
     printf '%s\n' "${common[@]}" "--arch=$target" \
