@@ -137,6 +137,8 @@ int node_claim(int argc, char **argv) {
         identity = label = o.get("--host-id");
     } else if (o.has("--host-identity-file")) {
         identity_file = o.get("--host-identity-file");
+        if (!valid_setting_value(identity_file))
+            return usage("--host-identity-file: a path with a control character cannot go into a configuration file");
         char line[1024];
         if (!locality::read_first_line(identity_file.c_str(), line, sizeof line))
             return failure("could not read a host identity from " + identity_file);
@@ -163,6 +165,7 @@ struct Server {
     std::string error;  // could not be read
     long long node = -1;
     std::string node_source, machine, machine_source, host, data_directory, system_identifier;
+    std::string started;  // pg_postmaster_start_time(): one running server, however it is listed
     bool in_recovery = false;
 };
 
@@ -207,8 +210,8 @@ void read_server(const std::string &conninfo, Server *s) {
     }
     PgResult r;
     if (!conn.exec("SELECT node, coalesce(node_source, ''), coalesce(machine, ''), coalesce(machine_source, ''), "
-                   "coalesce(host, ''), coalesce(data_directory, ''), system_identifier::text, pg_is_in_recovery() "
-                   "FROM locality_uuid_binding()",
+                   "coalesce(host, ''), coalesce(data_directory, ''), system_identifier::text, pg_is_in_recovery(), "
+                   "pg_postmaster_start_time()::text FROM locality_uuid_binding()",
                    {}, &r, &error)) {
         s->error = "could not read locality_uuid_binding(): " + error;
         return;
@@ -218,9 +221,12 @@ void read_server(const std::string &conninfo, Server *s) {
     s->machine = r.text(0, 2);
     s->machine_source = r.text(0, 3);
     s->host = r.text(0, 4);
-    s->data_directory = r.text(0, 5);
+    // As the registry holds it (PostgreSQL before 16 keeps a "/./" inside
+    // the path it was given).
+    s->data_directory = normalized_directory(r.text(0, 5));
     s->system_identifier = r.text(0, 6);
     s->in_recovery = r.text(0, 7) == "t";
+    s->started = r.text(0, 8);
 }
 
 bool starts_with(const std::string &s, const char *prefix) { return s.rfind(prefix, 0) == 0; }
@@ -285,8 +291,10 @@ std::vector<Problem> audit(const std::vector<Server> &servers, const std::vector
                 {"machine_unregistered", s.where + ": machine bytes " + s.machine + " are not in the registry", {s.where}});
         // A standby makes no ids until its promotion, when its own values
         // (and the checks above) apply.
-        // One server listed twice (an address and a name) is one place.
-        const std::string place = s.system_identifier + " " + s.host + " " + s.data_directory;
+        // One server listed twice (an address and a name) counts once: the
+        // same place and the same postmaster (a clone that kept machine id,
+        // host name and path runs a postmaster of its own, and is listed).
+        const std::string place = s.system_identifier + " " + s.host + " " + s.data_directory + " " + s.started;
         if (!s.in_recovery && seen_places.insert(place).second) {
             live_nodes[s.node].push_back(s.where);
             live_bytes[s.machine].push_back(s.where);

@@ -16,20 +16,26 @@ std::string trimmed(const char *message) {
 
 bool PgConnection::connect(const std::string &conninfo, std::string *error) {
     // Defaults the conninfo may override (it is expanded last, and later
-    // keywords win): 10 s to connect and 30 s a statement, so that an audit
-    // of many servers does not hang on one that does not answer, or whose
-    // disk does not (locality_uuid_binding() waits for the counters' lock).
-    const char *keywords[] = {"connect_timeout", "application_name", "options", "dbname", nullptr};
-    const char *values[] = {"10", "locality-uuid", "-c statement_timeout=30000", conninfo.c_str(), nullptr};
+    // keywords win): 10 s to connect, so that an audit of many servers does
+    // not hang on one that does not answer.
+    const char *keywords[] = {"connect_timeout", "application_name", "dbname", nullptr};
+    const char *values[] = {"10", "locality-uuid", conninfo.c_str(), nullptr};
     conn_ = PQconnectdbParams(keywords, values, /* expand_dbname */ 1);
-    if (conn_ != nullptr && PQstatus(conn_) == CONNECTION_OK) {
-        // The commands report what they found themselves; the server's
-        // NOTICEs (CREATE ... IF NOT EXISTS) would only be noise.
-        PQsetNoticeProcessor(conn_, [](void *, const char *) {}, nullptr);
-        return true;
+    if (conn_ == nullptr || PQstatus(conn_) != CONNECTION_OK) {
+        *error = conn_ != nullptr ? trimmed(PQerrorMessage(conn_)) : "out of memory";
+        return false;
     }
-    *error = conn_ != nullptr ? trimmed(PQerrorMessage(conn_)) : "out of memory";
-    return false;
+    // The commands report what they found themselves; the server's NOTICEs
+    // (CREATE ... IF NOT EXISTS) would only be noise.
+    PQsetNoticeProcessor(conn_, [](void *, const char *) {}, nullptr);
+    // 30 s a statement unless the role, the database, PGOPTIONS or the
+    // conninfo set a limit (a SET, not a startup option: poolers such as
+    // PgBouncer refuse "options"), so that a server whose disk does not
+    // answer cannot hold the audit (locality_uuid_binding() waits for the
+    // counters' lock).
+    return exec("SELECT set_config('statement_timeout', '30s', false) "
+                "WHERE current_setting('statement_timeout') = '0'",
+                error);
 }
 
 namespace {

@@ -1,11 +1,14 @@
 #include "registry.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include "host_identity.hpp"
 #include "hot_guid.hpp"
@@ -251,15 +254,22 @@ std::string comment_text(const std::string &text) {
     return out;
 }
 
-// A configuration file's quoted value: quotes doubled, no line breaks
-// (a value that needs one cannot be written: it is refused before).
+// A configuration file's quoted value: quotes and backslashes doubled
+// (PostgreSQL reads backslash escapes there); no control characters (a
+// value with one is refused before: valid_setting_value).
 std::string quoted_value(const std::string &text) {
     std::string out = "'";
-    for (const char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
+    for (const char c : text) out += c == '\'' ? std::string("''") : c == '\\' ? std::string("\\\\") : std::string(1, c);
     return out + "'";
 }
 
 }  // namespace
+
+bool valid_setting_value(const std::string &text) {
+    for (const unsigned char c : text)
+        if (c < 0x20 || c == 0x7f) return false;
+    return true;
+}
 
 bool valid_machine_name(const std::string &name) {
     if (name.empty() || name.size() > 63) return false;
@@ -311,17 +321,19 @@ std::string normalized_directory(const std::string &dir) {
 }
 
 bool write_file_atomically(const std::string &path, const std::string &text, std::string *error) {
-    const std::string temp = path + ".tmp";
     const std::size_t slash = path.rfind('/');
     const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
     auto fail = [&](const std::string &what) {
         *error = "could not " + what + ": " + std::strerror(errno);
         return false;
     };
-    // A temporary file of an earlier run that died is replaced; a link
-    // there is not followed.
-    unlink(temp.c_str());
-    const int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    // A temporary name of this run's own beside the file (mkostemp creates
+    // it, O_EXCL: never a link's target), so that two runs writing one file
+    // cannot rename each other's half-written one.
+    const std::string pattern = path + ".tmp.XXXXXX";
+    std::vector<char> name(pattern.c_str(), pattern.c_str() + pattern.size() + 1);
+    const int fd = mkostemp(name.data(), O_CLOEXEC);
+    const std::string temp(name.data());
     if (fd < 0) return fail("create " + temp);
     auto abandon = [&](const std::string &what) {
         const int saved = errno != 0 ? errno : ENOSPC;  // a write of 0 bytes: the disk is full
@@ -330,6 +342,7 @@ bool write_file_atomically(const std::string &path, const std::string &text, std
         errno = saved;
         return fail(what + " " + temp);
     };
+    if (fchmod(fd, 0644) != 0) return abandon("chmod");  // mkostemp made it 0600
     std::size_t done = 0;
     while (done < text.size()) {
         errno = 0;

@@ -49,6 +49,9 @@ bool claim_node(PgConnection &conn, const std::string &host_identity, const std:
 bool claim_block(PgConnection &conn, const std::string &label, const std::string &data_directory, int count,
                  std::vector<Claim> *out, std::string *error);
 
+// A value a configuration file line can carry: no control characters.
+bool valid_setting_value(const std::string &text);
+
 // Whether a machine name may be written into a configuration file (and
 // the registry holds it): letters, digits, '.', '_', '-', 1 to 63.
 bool valid_machine_name(const std::string &name);

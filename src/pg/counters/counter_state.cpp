@@ -76,6 +76,9 @@ auto with_active_cells(Make make) {
         const FreshCounters fresh = fresh_counters();
         if (!restore_late(shared, fresh)) report_unavailable(shared);
     }
+    // A move left pending is stored before the counters are published as
+    // available (an accept whose move could not be recorded): read after.
+    pg_read_barrier();
     // The first id after a recovery that replayed another server's WAL (or
     // an accept) moves the counters away from its origin's
     // (reservations/dealign.hpp).

@@ -263,6 +263,10 @@ void check_binding_at_start(SharedCounters *s, const ReservedState &saved, bool 
         }
     }
     why_move(stored, at_start.read, now, saved, restored, at_start.why, sizeof at_start.why);
+    // The origin completes that same target at its next start: a copy that
+    // stands on it (even without a state file of its own) moves on.
+    if (at_start.why[0] == '\0' && at_start.before_known && stored.state == BindingState::moving)
+        strlcpy(at_start.why, "a move recorded elsewhere was never completed here", sizeof at_start.why);
     if (at_start.why[0] == '\0') {
         at_start.action = !at_start.before_known || stored.state != BindingState::bound ? StartAction::bind
                           : !same_values(stored, now)                                 ? StartAction::rebind
