@@ -134,7 +134,39 @@ wait
 race_values=$(cat "$WORK"/race-*.conf 2>/dev/null | sed -n 's/^locality_uuid.node_id = //p' | sort -u | tr '\n' ' ')
 race_rows=$(rq -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE host_label = 'racing-host'")
 check "8 claimers of one host and data directory at once: one row ($race_rows), one value for all ($race_values)" \
-  '[ "$race_rows" = 1 ] && [ "$(wc -w <<<"$race_values")" = 1 ] && [ "$(ls "$WORK"/race-*.conf | wc -l)" = 8 ]''
+  '[ "$race_rows" = 1 ] && [ "$(wc -w <<<"$race_values")" = 1 ] && [ "$(ls "$WORK"/race-*.conf | wc -l)" = 8 ]'
+
+# Eight claimers of that host writing one node file at once: each writes
+# a temporary file of its own, so every run succeeds and the file is whole.
+writers=()
+for c in 1 2 3 4 5 6 7 8; do
+  "$CLI" node claim --registry "$REG" --host-id racing-host --data-directory /srv/race --write "$WORK/race.conf" \
+    >/dev/null 2>"$WORK/race-one-$c.err" &
+  writers+=($!)
+done
+failed=0
+for job in "${writers[@]}"; do wait "$job" || failed=$((failed + 1)); done
+check "8 claimers writing one node file at once: $failed failed, the file whole, no temporary file left" \
+  '[ $failed = 0 ] && cmp -s "$WORK/race.conf" "$WORK/race-1.conf" && [ -z "$(ls "$WORK" | grep "^race.conf.tmp")" ]'
+
+# A host identity file whose path has a quote and a backslash: the node
+# file's value reads back as that path in PostgreSQL's own parser; a path
+# with a control character is refused (it cannot go on a line).
+odd="$WORK/host o'dd\\dir"
+mkdir -p "$odd"
+echo "odd-host-$RANDOM" >"$odd/id"
+"$CLI" node claim --registry "$REG" --host-identity-file "$odd/id" --data-directory /srv/odd --write "$WORK/odd.conf" >/dev/null
+echo "include '$WORK/odd.conf'" >>"$WORK/reg/postgresql.conf"
+rq -c "SELECT pg_reload_conf()" >/dev/null
+sleep 1
+shown=$(rq -c "SHOW locality_uuid.host_identity_file")
+sed -i "\|include '$WORK/odd.conf'|d" "$WORK/reg/postgresql.conf"
+rq -c "SELECT pg_reload_conf()" >/dev/null
+check "a path with a quote and a backslash reads back from the node file as written ($shown)" '[ "$shown" = "$odd/id" ]'
+rc=0
+"$CLI" node claim --registry "$REG" --host-identity-file "$WORK/line
+break" --data-directory /srv/odd --write "$WORK/never.conf" >/dev/null 2>&1 || rc=$?
+check "a host identity file path with a line break is refused (exit $rc), nothing written" '[ $rc = 2 ] && [ ! -e "$WORK/never.conf" ]'
 
 # --- a block for a StatefulSet ------------------------------------------------------------
 echo; echo "== a StatefulSet block"
