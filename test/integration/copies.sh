@@ -290,6 +290,10 @@ pgctl c stop -m fast
 # afresh) stands on the same target and must move on from it.
 echo; echo "== a copy of a directory whose move never finished, without a state file"
 pgctl o stop -m fast
+# Given-time and Hot Guid marks put low (as a new cluster's may be), so
+# that the copy's fresh random counters (below 2^32) stand above the target
+# and only starting at the target itself passes the check below.
+sed -i 's/^explicit .*/explicit 0/; s/^hot .*/hot 0/' "$WORK/o/locality_uuid.state"
 read -r v e h < <(awk '$1 == "variable" { v = $2 } $1 == "explicit" { e = $2 } $1 == "hot" { h = $2 } END { print v, e, h }' \
   "$WORK/o/locality_uuid.state")
 rs=$(awk '$1 == "run_start" { print $2 }' "$WORK/o/locality_uuid.binding")
@@ -309,6 +313,10 @@ pgctl c start
 check "the origin completes the recorded move" 'log_has o "$MOVED: completing the move recorded before the last stop"'
 check "the copy without a state file moves on from it" \
   'log_has c "WARNING:  $MOVED: a move recorded elsewhere was never completed here"'
+moved_from=$(sed -n 's/.*counters moved: variable from \([0-9]*\) to [0-9]*, given-time from \([0-9]*\) to [0-9]*, Hot Guid from \([0-9]*\) to.*/\1 \2 \3/p' \
+  "$WORK/c.log" | tail -n 1)
+check "... from exactly the recorded target, not from fresh counters ($moved_from)" \
+  '[ "$moved_from" = "$((v + 1073741824)) $((e + 536870912)) $((h + 4194304))" ]'
 tick
 side o unfinished_origin
 side c unfinished_copy

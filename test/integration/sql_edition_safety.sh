@@ -24,17 +24,8 @@
 #   parallel    every function labelled PARALLEL SAFE runs in a parallel
 #               worker (forced parallel mode, the leader not participating)
 #               and answers as it does in the leader
-#   copies      a copy of a database (CREATE DATABASE ... TEMPLATE, and a
-#               dump restored) moves its counters at its first id and warns
-#               once; the copy and its origin, making ids at once, repeat
-#               none with the pid field masked
-#   upgrade     the 1.2 psql script and the 1.2 extension (test/fixtures),
-#               upgraded in place: node value and counters kept, routines
-#               those of a fresh install, nothing retired left
-#   move        SQL edition -> C edition -> SQL edition on one database,
-#               one node value: 100,000 ids of each of six kinds per step,
-#               each handover continuing the other's counters exactly, 0
-#               repeats with the pid field masked
+# (Copies, upgrades in place and the moves between the editions are
+# sql_edition_moves.sh's.)
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 make -s -C "$ROOT" PG_CONFIG="$PG_CONFIG" sql-edition

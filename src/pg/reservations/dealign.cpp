@@ -111,6 +111,22 @@ MoveTarget draw_target(SharedCounters *s, const FreshCounters &fresh, uint32 ori
     return t;
 }
 
+// Without a state file, the record is all that is known of where the
+// counters stood: they start there, not at fresh random points above it
+// (a copy that moves on from those would stand as near its origin as
+// chance puts it, for Hot Guids within 2^24 draws one time in 40 at
+// 200,000 ids a side). The postmaster at start: nothing generates.
+void start_at_target(SharedCounters *s, const MoveTarget &t) {
+    pg_atomic_write_u64(&s->variable.value, t.variable);
+    pg_atomic_write_u64(&s->explicit_sequential.value, t.explicit_sequential);
+    pg_atomic_write_u64(&s->hot_draws.value, t.hot_guid);
+    ReservedState marks = snapshot(s);
+    marks.variable = t.variable;
+    marks.explicit_sequential = t.explicit_sequential;
+    marks.hot_guid = t.hot_guid;
+    publish(s, marks);
+}
+
 // Step 3 in shared memory: every counter and mark raised to the target
 // (raising never repeats an id, so applying a target twice is applying it
 // once), the clock Hot Guid second handled, the run start taken. Nothing
@@ -254,6 +270,7 @@ void check_binding_at_start(SharedCounters *s, const ReservedState &saved, bool 
         // its recorded target where it was made. Anywhere else (a copy of
         // a directory whose move never finished) the target is applied,
         // raising only, and the copy moves on its own below.
+        if (!restored) start_at_target(s, stored.target);
         apply_target(s, stored.target);
         if (same_place(stored, now) && same_cluster) {
             strlcpy(at_start.why, "completing the move recorded before the last stop", sizeof at_start.why);
