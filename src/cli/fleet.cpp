@@ -15,26 +15,13 @@
 #include <vector>
 
 #include "host_identity.hpp"
+#include "exit_status.hpp"
 #include "json_text.hpp"
 #include "pg_client.hpp"
 #include "registry.hpp"
 
 namespace locality_cli {
 namespace {
-
-constexpr int kOk = 0;
-constexpr int kFound = 1;  // problems found, or a claim or scan that failed
-constexpr int kUsage = 2;
-
-int usage(const std::string &message) {
-    std::fprintf(stderr, "locality-uuid: %s\nTry 'locality-uuid --help'.\n", message.c_str());
-    return kUsage;
-}
-
-int failure(const std::string &message) {
-    std::fprintf(stderr, "locality-uuid: %s\n", message.c_str());
-    return kFound;
-}
 
 std::string json_string(const std::string &text) { return "\"" + json_escaped(text) + "\""; }
 
@@ -91,42 +78,42 @@ int node_claim(int argc, char **argv) {
                        {"--registry", "--host-id", "--host-identity-file", "--data-directory", "--write", "--block",
                         "--write-dir"},
                        {"--json"}, &o, &error))
-        return usage(error);
-    if (!o.has("--registry")) return usage("node claim needs --registry DSN");
+        return usage_error(error);
+    if (!o.has("--registry")) return usage_error("node claim needs --registry DSN");
     std::string dir = o.get("--data-directory");
     if (dir.empty() && std::getenv("PGDATA") != nullptr) dir = std::getenv("PGDATA");
-    if (dir.empty()) return usage("node claim needs --data-directory (or PGDATA)");
+    if (dir.empty()) return usage_error("node claim needs --data-directory (or PGDATA)");
     dir = normalized_directory(dir);  // as the server's binding shows it
     const bool block = o.has("--block");
     if (block ? !o.has("--write-dir") || !o.has("--host-id") : !o.has("--write"))
-        return usage(block ? "a block claim needs --host-id LABEL and --write-dir DIR" : "node claim needs --write FILE");
+        return usage_error(block ? "a block claim needs --host-id LABEL and --write-dir DIR" : "node claim needs --write FILE");
     if (o.has("--host-id") && o.has("--host-identity-file"))
-        return usage("give --host-id or --host-identity-file, not both");
+        return usage_error("give --host-id or --host-identity-file, not both");
 
     PgConnection conn;
-    if (!conn.connect(o.get("--registry"), &error)) return failure("could not connect to the registry: " + error);
-    if (!ensure_registry(conn, &error)) return failure("could not create the registry: " + error);
+    if (!conn.connect(o.get("--registry"), &error)) return data_error("could not connect to the registry: " + error);
+    if (!ensure_registry(conn, &error)) return data_error("could not create the registry: " + error);
     const bool json = o.flags.count("--json") != 0;
 
     if (block) {
         long long count = 0;
         char *end = nullptr;
         count = std::strtoll(o.get("--block").c_str(), &end, 10);
-        if (*end != '\0' || count < 1 || count > 10000) return usage("--block takes 1 to 10000");
+        if (*end != '\0' || count < 1 || count > 10000) return usage_error("--block takes 1 to 10000");
         std::vector<Claim> claims;
         if (!claim_block(conn, o.get("--host-id"), dir, static_cast<int>(count), &claims, &error))
-            return failure("could not claim the block: " + error);
+            return data_error("could not claim the block: " + error);
         // Per ordinal: its node file and its host identity, for a
         // ConfigMap the pods' init container copies from.
         for (const Claim &c : claims)
             if (!valid_machine_name(c.machine_name))
-                return failure("the registry holds machine name '" + c.machine_name + "' for node " +
+                return data_error("the registry holds machine name '" + c.machine_name + "' for node " +
                                std::to_string(c.node) + ", which cannot be written into a configuration file");
         for (std::size_t i = 0; i < claims.size(); ++i) {
             const std::string base = o.get("--write-dir") + "/ordinal-" + std::to_string(i);
             if (!write_file_atomically(base + ".conf", node_file_text(claims[i], ""), &error) ||
                 !write_file_atomically(base + ".host-id", claims[i].host_label + "\n", &error))
-                return failure(error);
+                return data_error(error);
             print_claim(claims[i], json);
         }
         return kOk;
@@ -138,21 +125,21 @@ int node_claim(int argc, char **argv) {
     } else if (o.has("--host-identity-file")) {
         identity_file = o.get("--host-identity-file");
         if (!valid_setting_value(identity_file))
-            return usage("--host-identity-file: a path with a control character cannot go into a configuration file");
+            return usage_error("--host-identity-file: a path with a control character cannot go into a configuration file");
         char line[1024];
         if (!locality::read_first_line(identity_file.c_str(), line, sizeof line))
-            return failure("could not read a host identity from " + identity_file);
+            return data_error("could not read a host identity from " + identity_file);
         identity = label = line;
     } else if (!default_host_identity(&identity, &label)) {
-        return failure("could not read this host's identity (machine id and host name)");
+        return data_error("could not read this host's identity (machine id and host name)");
     }
     Claim claim;
-    if (!claim_node(conn, identity, label, dir, &claim, &error)) return failure("could not claim a node value: " + error);
+    if (!claim_node(conn, identity, label, dir, &claim, &error)) return data_error("could not claim a node value: " + error);
     if (!valid_machine_name(claim.machine_name))
-        return failure("the registry holds machine name '" + claim.machine_name + "' for node " +
+        return data_error("the registry holds machine name '" + claim.machine_name + "' for node " +
                        std::to_string(claim.node) + ", which cannot be written into a configuration file");
     if (!write_file_atomically(o.get("--write"), node_file_text(claim, identity_file), &error))
-        return failure(error + " (the claim stands: run the same command again to write the file)");
+        return data_error(error + " (the claim stands: run the same command again to write the file)");
     print_claim(claim, json);
     return kOk;
 }
@@ -367,12 +354,12 @@ void touch_registry(const std::string &dsn, const std::vector<Server> &servers) 
 int fleet_audit(int argc, char **argv) {
     Options o;
     std::string error;
-    if (!parse_options(argc, argv, 3, {"--registry", "--targets"}, {"--json"}, &o, &error)) return usage(error);
-    if (!o.has("--registry") || !o.has("--targets")) return usage("fleet audit needs --registry DSN and --targets FILE");
+    if (!parse_options(argc, argv, 3, {"--registry", "--targets"}, {"--json"}, &o, &error)) return usage_error(error);
+    if (!o.has("--registry") || !o.has("--targets")) return usage_error("fleet audit needs --registry DSN and --targets FILE");
     std::ifstream targets(o.get("--targets"));
-    if (!targets) return failure("could not read " + o.get("--targets"));
+    if (!targets) return data_error("could not read " + o.get("--targets"));
     std::vector<Registered> registry;
-    if (!read_registry(o.get("--registry"), &registry, &error)) return failure("could not read the registry: " + error);
+    if (!read_registry(o.get("--registry"), &registry, &error)) return data_error("could not read the registry: " + error);
     std::vector<Server> servers;
     std::string line;
     for (int n = 1; std::getline(targets, line); ++n) {
@@ -385,7 +372,7 @@ int fleet_audit(int argc, char **argv) {
         read_server(conninfo, &s);
         servers.push_back(s);
     }
-    if (servers.empty()) return usage("no server in " + o.get("--targets"));
+    if (servers.empty()) return usage_error("no server in " + o.get("--targets"));
     const std::vector<Problem> problems = audit(servers, registry);
     touch_registry(o.get("--registry"), servers);
     if (o.flags.count("--json") != 0) {
@@ -427,7 +414,7 @@ int fleet_audit(int argc, char **argv) {
         for (const Problem &p : problems) std::printf("  %s\n", p.message.c_str());
     }
     std::fflush(stdout);
-    return problems.empty() ? kOk : kFound;
+    return problems.empty() ? kOk : kBadData;
 }
 
 // --- fleet scan ------------------------------------------------------------------
@@ -437,19 +424,19 @@ int fleet_scan(int argc, char **argv) {
     std::string error;
     if (!parse_options(argc, argv, 3, {"--dsn", "--table", "--column", "--sample", "--registry"}, {"--json"}, &o,
                        &error))
-        return usage(error);
+        return usage_error(error);
     if (!o.has("--dsn") || !o.has("--table") || !o.has("--column"))
-        return usage("fleet scan needs --dsn DSN, --table TABLE and --column COLUMN");
+        return usage_error("fleet scan needs --dsn DSN, --table TABLE and --column COLUMN");
     const std::string sample = o.has("--sample") ? o.get("--sample") : "100";
     char *end = nullptr;
     const double percent = std::strtod(sample.c_str(), &end);
-    if (*end != '\0' || !(percent > 0 && percent <= 100)) return usage("--sample takes a percentage above 0, up to 100");
+    if (*end != '\0' || !(percent > 0 && percent <= 100)) return usage_error("--sample takes a percentage above 0, up to 100");
     std::vector<Registered> registry;
     const bool has_registry = o.has("--registry");
     if (has_registry && !read_registry(o.get("--registry"), &registry, &error))
-        return failure("could not read the registry: " + error);
+        return data_error("could not read the registry: " + error);
     PgConnection conn;
-    if (!conn.connect(o.get("--dsn"), &error)) return failure("could not connect: " + error);
+    if (!conn.connect(o.get("--dsn"), &error)) return data_error("could not connect: " + error);
     // The table and column are quoted by the server (regclass, quote_ident);
     // only version-b ids count. A sample below 100% reads pages at random
     // (TABLESAMPLE SYSTEM): a value's time range is then that of its sample.
@@ -461,9 +448,9 @@ int fleet_scan(int argc, char **argv) {
                    "WHERE c IS NOT NULL AND substr(c::text, 15, 1) = ''b'' GROUP BY 1 ORDER BY 1', $2::text, "
                    "$1::regclass, CASE WHEN $3::float8 < 100 THEN format('TABLESAMPLE SYSTEM (%s)', $3::float8) ELSE '' END)",
                    {o.get("--table"), o.get("--column"), sample}, &q, &error))
-        return failure(error);
+        return data_error(error);
     PgResult r;
-    if (!conn.exec(q.text(0, 0), {}, &r, &error)) return failure(error);
+    if (!conn.exec(q.text(0, 0), {}, &r, &error)) return data_error(error);
     std::map<long long, const Registered *> by_node;
     for (const Registered &reg : registry) by_node[reg.node] = &reg;
     const bool json = o.flags.count("--json") != 0;
@@ -485,7 +472,7 @@ int fleet_scan(int argc, char **argv) {
                         r.text(i, 3).c_str(), claim.c_str());
     }
     std::fflush(stdout);
-    return unclaimed == 0 ? kOk : kFound;
+    return unclaimed == 0 ? kOk : kBadData;
 }
 
 }  // namespace
@@ -493,14 +480,14 @@ int fleet_scan(int argc, char **argv) {
 int node_command(int argc, char **argv) {
     const std::string sub = argc > 2 ? argv[2] : "";
     if (sub == "claim") return node_claim(argc, argv);
-    return usage("node needs a subcommand: claim");
+    return usage_error("node needs a subcommand: claim");
 }
 
 int fleet_command(int argc, char **argv) {
     const std::string sub = argc > 2 ? argv[2] : "";
     if (sub == "audit") return fleet_audit(argc, argv);
     if (sub == "scan") return fleet_scan(argc, argv);
-    return usage("fleet needs a subcommand: audit or scan");
+    return usage_error("fleet needs a subcommand: audit or scan");
 }
 
 }  // namespace locality_cli

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "civil_time.hpp"
+#include "exit_status.hpp"
 #include "fleet.hpp"
 #include "json_text.hpp"
 #include "generator.hpp"
@@ -47,10 +48,11 @@
 namespace {
 
 using namespace locality;
+using locality_cli::data_error;
 using locality_cli::json_escaped;
-
-constexpr int kBadData = 1;
-constexpr int kBadUsage = 2;
+using locality_cli::kBadData;
+using locality_cli::kBadUsage;
+using locality_cli::usage_error;
 
 const char kHelp[] =
     "Usage:\n"
@@ -95,15 +97,6 @@ const char kHelp[] =
     "  locality-uuid --help\n"
     "Exit status: 0 ok, 1 bad data (fleet: problems found), 2 bad usage. Manual: man locality-uuid.\n";
 
-int usage_error(const std::string &message) {
-    std::fprintf(stderr, "locality-uuid: %s\nTry 'locality-uuid --help'.\n", message.c_str());
-    return kBadUsage;
-}
-
-int data_error(const std::string &message) {
-    std::fprintf(stderr, "locality-uuid: %s\n", message.c_str());
-    return kBadData;
-}
 
 // A whole decimal number in [min, max]; no sign tricks, no trailing text.
 bool parse_number(const char *text, long long min, long long max, long long *out) {
