@@ -123,7 +123,7 @@ why_not_here() {
     fi ;;
   esac
   case $suite in
-  upgrade|sql-edition|sql-edition-safety|sql-edition-moves|debian-package)
+  upgrade|sql-edition|sql-edition-safety|sql-edition-moves|sql-edition-tenant|debian-package)
     [ -n "$arch" ] && echo "SQL and packaging only: the same on every architecture; runs on every major" ;;
   ha|sql-edition-ha|copies)
     if [ -n "$arch" ]; then
@@ -152,6 +152,7 @@ major_suites() {
   maybe sql-edition timeout --kill-after=30 900 bash "$ROOT/test/integration/sql_edition.sh"
   maybe sql-edition-safety timeout --kill-after=30 900 bash "$ROOT/test/integration/sql_edition_safety.sh"
   maybe sql-edition-moves timeout --kill-after=30 900 bash "$ROOT/test/integration/sql_edition_moves.sh"
+  maybe sql-edition-tenant timeout --kill-after=30 900 bash "$ROOT/test/integration/sql_edition_tenant.sh"
   if [ -n "${LOCALITY_ARCH:-}" ]; then
     # The CLI's known-answer decodes and its agreement with SQL: this
     # machine's run has cli.sh among its integration scripts, an

@@ -15,17 +15,20 @@ CREATE OR REPLACE FUNCTION locality_uuid_window_usage(
         OUT ids_drawn pg_catalog.int8, OUT ids_left pg_catalog.int8)
     RETURNS pg_catalog.record
     LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE AS $$
-SELECT @extschema@.locality_uuid_from_unix_micros(w * 600000000),
-       @extschema@.locality_uuid_from_unix_micros((w + 1) * 600000000),
-       GREATEST(used - start, 0), 2147483648 - GREATEST(used, start)
-FROM (SELECT w, CASE WHEN v IS NULL THEN NULL WHEN v >> 32 = w + 1 THEN LEAST((v & 4294967295) + 1, 2147483648) ELSE 0 END AS used,
+SELECT @extschema@.locality_uuid_from_unix_micros((w OPERATOR(pg_catalog.*) 600000000)),
+       @extschema@.locality_uuid_from_unix_micros(((w OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog.*) 600000000)),
+       GREATEST((used OPERATOR(pg_catalog.-) start), 0), (2147483648 OPERATOR(pg_catalog.-) GREATEST(used, start))
+FROM (SELECT w, CASE WHEN v IS NULL THEN NULL
+                     WHEN ((v OPERATOR(pg_catalog.>>) 32) OPERATOR(pg_catalog.=) (w OPERATOR(pg_catalog.+) 1))
+                     THEN LEAST(((v OPERATOR(pg_catalog.&) 4294967295) OPERATOR(pg_catalog.+) 1), 2147483648) ELSE 0 END AS used,
              CASE WHEN v IS NULL THEN NULL ELSE start END AS start
       FROM (SELECT w, CASE WHEN pg_catalog.has_sequence_privilege(run, 'USAGE,SELECT')
                            THEN coalesce(pg_catalog.pg_sequence_last_value(run), 0) END AS v,
                    CASE WHEN pg_catalog.has_sequence_privilege('@extschema@.locality_uuid_run_start', 'USAGE,SELECT')
-                        THEN coalesce(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_run_start'), 0) & 16777215::pg_catalog.int8 END AS start
-            FROM (SELECT w, (@extschema@.locality_uuid_runs())[pg_catalog.mod(w, 64::pg_catalog.int8)::pg_catalog.int4 + 1] AS run
-                  FROM (SELECT @extschema@.locality_uuid_unix_micros(pg_catalog.clock_timestamp()) / 600000000 AS w) clock) r) slot) usage
+                        THEN (coalesce(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_run_start'), 0)
+                              OPERATOR(pg_catalog.&) 16777215::pg_catalog.int8) END AS start
+            FROM (SELECT w, (@extschema@.locality_uuid_runs())[(pg_catalog.mod(w, 64::pg_catalog.int8)::pg_catalog.int4 OPERATOR(pg_catalog.+) 1)] AS run
+                  FROM (SELECT (@extschema@.locality_uuid_unix_micros(pg_catalog.clock_timestamp()) OPERATOR(pg_catalog./) 600000000) AS w) clock) r) slot) usage
 $$;
 COMMENT ON FUNCTION locality_uuid_window_usage() IS
     'The server-wide sequential run of the current 10-minute window: ids drawn and ids left of its 2^31';

@@ -25,7 +25,21 @@
 -- that they change without DDL and without waiting for any transaction:
 -- where the counters were last bound (locality_uuid_home_system,
 -- _database and _timeline: a copy of the database elsewhere, or a new
--- timeline, moves its counters, node.sql) and the run start.
+-- timeline, moves its counters, node.sql; 0: not bound yet) and the run
+-- start. Roles that make ids hold USAGE on the schema's sequences (a
+-- blanket GRANT USAGE ON ALL SEQUENCES reaches these four too), and
+-- nextval would change a value: each of the four increments by 2^63 - 1
+-- up to 2^63 - 2, so that nextval past any value it holds fails, and
+-- only setval (the owner's) changes it.
+--
+-- The session's own cache is one more such sequence, read with currval
+-- (a session's currval is its own, and set only by its own nextval or
+-- setval): locality_uuid_session, set by the owner's functions alone
+-- (SECURITY DEFINER, node.sql and generators.sql) once a session has bound
+-- the counters here (0), then to (w << 32) | the window base of the
+-- session's last sequential window w. No session can set it to anything
+-- else: a setting would be any session's (or a pooled connection's
+-- previous client's) to forge.
 --
 -- Every object here is created by the installing role itself (the install
 -- refuses a schema where another role owns anything or may create, and any
@@ -37,22 +51,33 @@ DECLARE
     created pg_catalog.text[] := '{}';
     name pg_catalog.text;
     cache pg_catalog.int4;
+    held pg_catalog.bool;
     grantee pg_catalog.oid;
 BEGIN
-    FOR name, cache IN
-        SELECT s.name, s.cache
-        FROM (VALUES ('locality_uuid_variable_seq', 256), ('locality_uuid_at_seq', 256), ('locality_uuid_hot_seq', 256),
-                     ('locality_uuid_home_system', 1), ('locality_uuid_home_database', 1), ('locality_uuid_home_timeline', 1),
-                     ('locality_uuid_run_start', 1)) AS s(name, cache)
+    FOR name, cache, held IN
+        SELECT s.name, s.cache, s.held
+        FROM (VALUES ('locality_uuid_variable_seq', 256, false), ('locality_uuid_at_seq', 256, false),
+                     ('locality_uuid_hot_seq', 256, false),
+                     ('locality_uuid_home_system', 1, true), ('locality_uuid_home_database', 1, true),
+                     ('locality_uuid_home_timeline', 1, true), ('locality_uuid_run_start', 1, true),
+                     ('locality_uuid_session', 1, true)) AS s(name, cache, held)
         UNION ALL
         -- The sequential runs: one sequence per slot, CACHE 1, since the
         -- ids of a window count up server-wide.
-        SELECT 'locality_uuid_run_' || pg_catalog.lpad(slot::pg_catalog.text, 2, '0'), 1
+        SELECT 'locality_uuid_run_' || pg_catalog.lpad(slot::pg_catalog.text, 2, '0'), 1, false
         FROM pg_catalog.generate_series(0, 63) AS slot
     LOOP
         IF pg_catalog.to_regclass('@extschema@.' || name) IS NULL THEN
-            EXECUTE pg_catalog.format('CREATE SEQUENCE @extschema@.%I AS pg_catalog.int8 MINVALUE 0 START 0 CACHE %s',
-                                      name, cache);
+            EXECUTE pg_catalog.format('CREATE SEQUENCE @extschema@.%I AS pg_catalog.int8 MINVALUE 0 START 0 CACHE %s%s',
+                                      name, cache,
+                                      CASE WHEN held THEN ' MAXVALUE 9223372036854775806 INCREMENT BY 9223372036854775807'
+                                           ELSE '' END);
+            -- A held value is set at once (0, not bound yet; the run start
+            -- is drawn in node.sql): a first nextval would otherwise
+            -- return the start and mark the sequence called.
+            IF held AND name <> 'locality_uuid_run_start' THEN
+                PERFORM pg_catalog.setval(('@extschema@.' || name)::pg_catalog.regclass, 0, true);
+            END IF;
             created := created || name;
         END IF;
     END LOOP;

@@ -5,10 +5,12 @@
 -- once and writes the id from two 64-bit words or hex pieces in one
 -- expression. Generators are PARALLEL UNSAFE: nextval is.
 --
--- Operators here have operands of the exact types of a pg_catalog
--- operator (int8 & int8, never int8 & int4: a literal below 2^31 is an
--- int4, hence the casts), so an operator another role created in a schema
--- of the caller's search_path never runs.
+-- The SQL bodies, and the three PL/pgSQL makers, which have no SET
+-- search_path (it would cost a save and a restore per id), are parsed
+-- under the caller's search_path: as in readers.sql, every operator is
+-- written OPERATOR(pg_catalog.x), in parentheses, every function and type
+-- is schema-qualified, and nothing hides an operator looked up by name
+-- (NULLIF, IS DISTINCT FROM, BETWEEN, IN, a simple CASE).
 
 -- The C edition's errors that show a time (as its timestamptz_to_str
 -- does: ISO, whatever the session's DateStyle): a time a Locality UUID or
@@ -63,8 +65,8 @@ COMMENT ON FUNCTION locality_uuid_hot_error(pg_catalog.int8, pg_catalog.timestam
 -- range (the addition overflows for the last 30 years an int8 holds).
 CREATE OR REPLACE FUNCTION locality_uuid_micros_of(ts pg_catalog.timestamptz) RETURNS pg_catalog.int8
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT ('x' || pg_catalog.encode(pg_catalog.timestamptz_send(ts), 'hex'))::pg_catalog.bit(64)::pg_catalog.int8
-       + 946684800000000::pg_catalog.int8
+SELECT (('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(ts), 'hex'))::pg_catalog.bit(64)::pg_catalog.int8
+        OPERATOR(pg_catalog.+) 946684800000000::pg_catalog.int8)
 $$;
 COMMENT ON FUNCTION locality_uuid_micros_of(pg_catalog.timestamptz) IS
     'SQL edition: Unix microseconds of a timestamptz from 1970 to 10889 (from its binary form)';
@@ -77,29 +79,36 @@ COMMENT ON FUNCTION locality_uuid_micros_of(pg_catalog.timestamptz) IS
 CREATE OR REPLACE FUNCTION locality_uuid_id_of(counter_hex pg_catalog.text, micros pg_catalog.int8)
     RETURNS pg_catalog.uuid
     LANGUAGE sql STABLE PARALLEL RESTRICTED AS $$
-SELECT (counter_hex
-        || pg_catalog.lpad(pg_catalog.to_hex(((pg_catalog.pg_backend_pid() & 65535)::pg_catalog.int8 << 32)
-                                             | 2952790016::pg_catalog.int8
-                                             | (@extschema@.locality_uuid_node_id() & 268435455)::pg_catalog.int8), 12, '0')
-        || pg_catalog.lpad(pg_catalog.to_hex(micros / 1000), 12, '0'))::pg_catalog.uuid
+SELECT ((counter_hex
+         OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(((((pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.&) 65535)::pg_catalog.int8
+                                                                      OPERATOR(pg_catalog.<<) 32)
+                                                                     OPERATOR(pg_catalog.|) 2952790016::pg_catalog.int8)
+                                                                    OPERATOR(pg_catalog.|) (@extschema@.locality_uuid_node_id() OPERATOR(pg_catalog.&) 268435455)::pg_catalog.int8)),
+                                                 12, '0'))
+        OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex((micros OPERATOR(pg_catalog./) 1000)), 12, '0'))::pg_catalog.uuid
 $$;
 COMMENT ON FUNCTION locality_uuid_id_of(pg_catalog.text, pg_catalog.int8) IS
     'SQL edition: the Locality UUID of a written counter, this session''s pid and node value, and Unix microseconds';
 
 -- The window base of window w, remembered for the session (one MD5 per
--- window, not per id) as (w << 32) | base in a setting of its own, and the
--- session's first sequential id binds the counters here first
--- (node.sql): a session whose setting is set has done both.
+-- window, not per id) as (w << 32) | base in the session's cache
+-- (locality_uuid_session's currval, counters.sql), after the session bound
+-- the counters here if it had not (its cache unset). SECURITY DEFINER:
+-- setval is the owner's, and what it sets is computed here from w, never
+-- given.
 CREATE OR REPLACE FUNCTION locality_uuid_remember_base(w pg_catalog.int8) RETURNS pg_catalog.int8
-    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     remembered pg_catalog.int8;
 BEGIN
-    IF pg_catalog.current_setting('locality_uuid_sql.home_checked', true) IS DISTINCT FROM 'on' THEN
+    -- The cache itself, not the hint: a hint set by hand binds nothing.
+    BEGIN
+        PERFORM pg_catalog.currval('@extschema@.locality_uuid_session');
+    EXCEPTION WHEN object_not_in_prerequisite_state THEN
         PERFORM @extschema@.locality_uuid_check_home();
-    END IF;
+    END;
     remembered := (w << 32) | @extschema@.locality_uuid_window_base(w);
-    PERFORM pg_catalog.set_config('locality_uuid_sql.window_base', remembered::pg_catalog.text, false);
+    PERFORM pg_catalog.setval('@extschema@.locality_uuid_session', remembered, true);
     RETURN remembered;
 END
 $$;
@@ -113,28 +122,33 @@ DECLARE
     us pg_catalog.int8 := @extschema@.locality_uuid_micros_of(pg_catalog.clock_timestamp());
     w pg_catalog.int8;
     v pg_catalog.int8;
-    base pg_catalog.int8;
+    -- The session's cache (counters.sql): NULL until it has bound the
+    -- counters here; currval fails if the hint was set by hand.
+    base pg_catalog.int8 := CASE WHEN pg_catalog.current_setting('locality_uuid_sql.session', true) IS NOT NULL
+                                 THEN pg_catalog.currval('@extschema@.locality_uuid_session'::pg_catalog.regclass) END;
 BEGIN
     IF NOT sequential THEN
-        IF pg_catalog.current_setting('locality_uuid_sql.home_checked', true) IS DISTINCT FROM 'on' THEN
+        IF base IS NULL THEN
             PERFORM @extschema@.locality_uuid_check_home();
         END IF;
         RETURN @extschema@.locality_uuid_id_of(pg_catalog.reverse(pg_catalog.lpad(pg_catalog.to_hex(
-                   (@extschema@.locality_uuid_variable_start()
-                    + ((pg_catalog.nextval('@extschema@.locality_uuid_variable_seq') + 1) & 4294967295) * 198491317)
-                   & 4294967295), 8, '0')), us);
+                   ((@extschema@.locality_uuid_variable_start()
+                     OPERATOR(pg_catalog.+) (((pg_catalog.nextval('@extschema@.locality_uuid_variable_seq') OPERATOR(pg_catalog.+) 1)
+                                              OPERATOR(pg_catalog.&) 4294967295) OPERATOR(pg_catalog.*) 198491317))
+                    OPERATOR(pg_catalog.&) 4294967295)), 8, '0')), us);
     END IF;
-    w := us / 600000000;
-    base := pg_catalog.current_setting('locality_uuid_sql.window_base', true)::pg_catalog.int8;
-    IF base IS NULL OR base >> 32 <> w THEN
+    w := (us OPERATOR(pg_catalog./) 600000000);
+    IF base IS NULL OR ((base OPERATOR(pg_catalog.>>) 32) OPERATOR(pg_catalog.<>) w) THEN
         base := @extschema@.locality_uuid_remember_base(w);
     END IF;
-    v := pg_catalog.nextval((@extschema@.locality_uuid_runs())[pg_catalog.mod(w, 64::pg_catalog.int8)::pg_catalog.int4 + 1]);
-    IF v >> 32 <> w + 1 OR (v & 4294967295) >= 2147483648 THEN
+    v := pg_catalog.nextval((@extschema@.locality_uuid_runs())[(pg_catalog.mod(w, 64::pg_catalog.int8)::pg_catalog.int4 OPERATOR(pg_catalog.+) 1)]);
+    IF ((v OPERATOR(pg_catalog.>>) 32) OPERATOR(pg_catalog.<>) (w OPERATOR(pg_catalog.+) 1))
+       OR ((v OPERATOR(pg_catalog.&) 4294967295) OPERATOR(pg_catalog.>=) 2147483648) THEN
         v := @extschema@.locality_uuid_run_place(@extschema@.locality_uuid_from_unix_micros(us), w, v);
     END IF;
     RETURN @extschema@.locality_uuid_id_of(
-        pg_catalog.lpad(pg_catalog.to_hex((base + 1 + (v & 4294967295)) & 4294967295), 8, '0'), us);
+        pg_catalog.lpad(pg_catalog.to_hex((((base OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog.+) (v OPERATOR(pg_catalog.&) 4294967295))
+                                           OPERATOR(pg_catalog.&) 4294967295)), 8, '0'), us);
 END
 $$;
 COMMENT ON FUNCTION locality_uuid_clock_id(pg_catalog.bool) IS
@@ -147,32 +161,35 @@ CREATE OR REPLACE FUNCTION locality_uuid_given_id(ts pg_catalog.timestamptz, seq
 DECLARE
     -- NULL for a time out of the range, checked before the microseconds
     -- are computed.
-    us pg_catalog.int8 := CASE WHEN ts >= pg_catalog.timestamptz '1970-01-01 00:00:00+00'
-                                    AND ts < pg_catalog.timestamptz '10889-08-02 05:31:50.656+00'
+    us pg_catalog.int8 := CASE WHEN (ts OPERATOR(pg_catalog.>=) pg_catalog.timestamptz '1970-01-01 00:00:00+00')
+                                    AND (ts OPERATOR(pg_catalog.<) pg_catalog.timestamptz '10889-08-02 05:31:50.656+00')
                                THEN @extschema@.locality_uuid_micros_of(ts) END;
     w pg_catalog.int8;
-    base pg_catalog.int8;
+    -- The session's cache, as in locality_uuid_clock_id.
+    base pg_catalog.int8 := CASE WHEN pg_catalog.current_setting('locality_uuid_sql.session', true) IS NOT NULL
+                                 THEN pg_catalog.currval('@extschema@.locality_uuid_session'::pg_catalog.regclass) END;
 BEGIN
     IF us IS NULL THEN
         RETURN @extschema@.locality_uuid_time_error(ts, 'Locality UUID');
     END IF;
-    IF pg_catalog.current_setting('locality_uuid_sql.home_checked', true) IS DISTINCT FROM 'on' THEN
+    IF base IS NULL THEN
         PERFORM @extschema@.locality_uuid_check_home();
     END IF;
     IF NOT sequential THEN
         RETURN @extschema@.locality_uuid_id_of(pg_catalog.reverse(pg_catalog.lpad(pg_catalog.to_hex(
-                   (@extschema@.locality_uuid_variable_start()
-                    + ((pg_catalog.nextval('@extschema@.locality_uuid_variable_seq') + 1) & 4294967295) * 198491317)
-                   & 4294967295), 8, '0')), us);
+                   ((@extschema@.locality_uuid_variable_start()
+                     OPERATOR(pg_catalog.+) (((pg_catalog.nextval('@extschema@.locality_uuid_variable_seq') OPERATOR(pg_catalog.+) 1)
+                                              OPERATOR(pg_catalog.&) 4294967295) OPERATOR(pg_catalog.*) 198491317))
+                    OPERATOR(pg_catalog.&) 4294967295)), 8, '0')), us);
     END IF;
-    w := us / 600000000;
-    base := pg_catalog.current_setting('locality_uuid_sql.window_base', true)::pg_catalog.int8;
-    IF base IS NULL OR base >> 32 <> w THEN
+    w := (us OPERATOR(pg_catalog./) 600000000);
+    IF base IS NULL OR ((base OPERATOR(pg_catalog.>>) 32) OPERATOR(pg_catalog.<>) w) THEN
         base := @extschema@.locality_uuid_remember_base(w);
     END IF;
     RETURN @extschema@.locality_uuid_id_of(pg_catalog.lpad(pg_catalog.to_hex(
-               (base + 2147483649 + (pg_catalog.nextval('@extschema@.locality_uuid_at_seq') & 2147483647::pg_catalog.int8))
-               & 4294967295), 8, '0'), us);
+               (((base OPERATOR(pg_catalog.+) 2147483649)
+                 OPERATOR(pg_catalog.+) (pg_catalog.nextval('@extschema@.locality_uuid_at_seq') OPERATOR(pg_catalog.&) 2147483647::pg_catalog.int8))
+                OPERATOR(pg_catalog.&) 4294967295)), 8, '0'), us);
 END
 $$;
 COMMENT ON FUNCTION locality_uuid_given_id(pg_catalog.timestamptz, pg_catalog.bool) IS
@@ -249,29 +266,34 @@ CREATE OR REPLACE FUNCTION locality_uuid_hot_make(shard_key pg_catalog.int8, ts 
     LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
 DECLARE
     -- Unix seconds; NULL out of range (checked before they are computed).
-    seconds pg_catalog.int8 := CASE WHEN ts >= pg_catalog.timestamptz '1970-01-01 00:00:00+00'
-                                         AND ts < pg_catalog.timestamptz '2107-01-01 00:00:00+00'
-                                    THEN @extschema@.locality_uuid_micros_of(ts) / 1000000 END;
+    seconds pg_catalog.int8 := CASE WHEN (ts OPERATOR(pg_catalog.>=) pg_catalog.timestamptz '1970-01-01 00:00:00+00')
+                                         AND (ts OPERATOR(pg_catalog.<) pg_catalog.timestamptz '2107-01-01 00:00:00+00')
+                                    THEN (@extschema@.locality_uuid_micros_of(ts) OPERATOR(pg_catalog./) 1000000) END;
 BEGIN
-    IF shard_key < 0 OR shard_key > 4294967295 OR seconds IS NULL OR seconds > last_second THEN
+    IF (shard_key OPERATOR(pg_catalog.<) 0) OR (shard_key OPERATOR(pg_catalog.>) 4294967295) OR seconds IS NULL
+       OR (seconds OPERATOR(pg_catalog.>) last_second) THEN
         RETURN @extschema@.locality_uuid_hot_error(shard_key, ts);
     END IF;
-    IF pg_catalog.current_setting('locality_uuid_sql.home_checked', true) IS DISTINCT FROM 'on' THEN
+    -- The session's cache, as in locality_uuid_clock_id.
+    IF (CASE WHEN pg_catalog.current_setting('locality_uuid_sql.session', true) IS NULL THEN true
+             ELSE pg_catalog.currval('@extschema@.locality_uuid_session'::pg_catalog.regclass) IS NULL END) THEN
         PERFORM @extschema@.locality_uuid_check_home();
     END IF;
     -- The machine bytes are constants (hot_guid_machine_id() is inlined);
-    -- the key's four bytes are reversed as a number, not as text. (<<, >>,
-    -- & and | share one precedence, left to right: hence every parenthesis.)
-    RETURN (pg_catalog.lpad(pg_catalog.to_hex(seconds), 8, '0')
-            || pg_catalog.substr(@extschema@.hot_guid_machine_id(), 3, 2) || pg_catalog.substr(@extschema@.hot_guid_machine_id(), 1, 2)
-            || pg_catalog.lpad(pg_catalog.to_hex((pg_catalog.pg_backend_pid() >> 8) & 255), 2, '0')
-            || pg_catalog.substr(@extschema@.hot_guid_machine_id(), 5, 2)
-            || pg_catalog.lpad(pg_catalog.to_hex(((pg_catalog.pg_backend_pid() & 255)::pg_catalog.int8 << 56)
-                                                 | ((pg_catalog.nextval('@extschema@.locality_uuid_hot_seq') & 16777215::pg_catalog.int8) << 32)
-                                                 | ((shard_key & 255::pg_catalog.int8) << 24)
-                                                 | (((shard_key >> 8) & 255::pg_catalog.int8) << 16)
-                                                 | (((shard_key >> 16) & 255::pg_catalog.int8) << 8)
-                                                 | (shard_key >> 24)), 16, '0'))::pg_catalog.uuid;
+    -- the key's four bytes are reversed as a number, not as text.
+    RETURN (((((pg_catalog.lpad(pg_catalog.to_hex(seconds), 8, '0')
+                OPERATOR(pg_catalog.||) pg_catalog.substr(@extschema@.hot_guid_machine_id(), 3, 2))
+               OPERATOR(pg_catalog.||) pg_catalog.substr(@extschema@.hot_guid_machine_id(), 1, 2))
+              OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(((pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.>>) 8) OPERATOR(pg_catalog.&) 255)), 2, '0'))
+             OPERATOR(pg_catalog.||) pg_catalog.substr(@extschema@.hot_guid_machine_id(), 5, 2))
+            OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(
+                (((((((pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.&) 255)::pg_catalog.int8 OPERATOR(pg_catalog.<<) 56)
+                     OPERATOR(pg_catalog.|) ((pg_catalog.nextval('@extschema@.locality_uuid_hot_seq') OPERATOR(pg_catalog.&) 16777215::pg_catalog.int8)
+                                             OPERATOR(pg_catalog.<<) 32))
+                    OPERATOR(pg_catalog.|) ((shard_key OPERATOR(pg_catalog.&) 255::pg_catalog.int8) OPERATOR(pg_catalog.<<) 24))
+                   OPERATOR(pg_catalog.|) (((shard_key OPERATOR(pg_catalog.>>) 8) OPERATOR(pg_catalog.&) 255::pg_catalog.int8) OPERATOR(pg_catalog.<<) 16))
+                  OPERATOR(pg_catalog.|) (((shard_key OPERATOR(pg_catalog.>>) 16) OPERATOR(pg_catalog.&) 255::pg_catalog.int8) OPERATOR(pg_catalog.<<) 8))
+                 OPERATOR(pg_catalog.|) (shard_key OPERATOR(pg_catalog.>>) 24))), 16, '0'))::pg_catalog.uuid;
 END
 $$;
 COMMENT ON FUNCTION locality_uuid_hot_make(pg_catalog.int8, pg_catalog.timestamptz, pg_catalog.int8) IS
@@ -284,7 +306,8 @@ COMMENT ON FUNCTION locality_uuid_hot_make(pg_catalog.int8, pg_catalog.timestamp
 
 CREATE OR REPLACE FUNCTION locality_uuid() RETURNS pg_catalog.uuid
     LANGUAGE sql VOLATILE PARALLEL UNSAFE AS $$
-SELECT @extschema@.locality_uuid_clock_id(coalesce(NULLIF(pg_catalog.current_setting('locality_uuid.sequential', true), ''),
+SELECT @extschema@.locality_uuid_clock_id(coalesce(CASE WHEN (pg_catalog.current_setting('locality_uuid.sequential', true) OPERATOR(pg_catalog.=) '')
+                                                        THEN NULL ELSE pg_catalog.current_setting('locality_uuid.sequential', true) END,
                                                    'off')::pg_catalog.bool)
 $$;
 COMMENT ON FUNCTION locality_uuid() IS
@@ -306,7 +329,8 @@ COMMENT ON FUNCTION locality_uuid_at(pg_catalog.timestamptz, pg_catalog.bool) IS
 
 CREATE OR REPLACE FUNCTION locality_uuid_at(ts pg_catalog.timestamptz) RETURNS pg_catalog.uuid
     LANGUAGE sql VOLATILE PARALLEL UNSAFE AS $$
-SELECT @extschema@.locality_uuid_given_id(ts, coalesce(NULLIF(pg_catalog.current_setting('locality_uuid.sequential', true), ''),
+SELECT @extschema@.locality_uuid_given_id(ts, coalesce(CASE WHEN (pg_catalog.current_setting('locality_uuid.sequential', true) OPERATOR(pg_catalog.=) '')
+                                                            THEN NULL ELSE pg_catalog.current_setting('locality_uuid.sequential', true) END,
                                                        'off')::pg_catalog.bool)
 $$;
 COMMENT ON FUNCTION locality_uuid_at(pg_catalog.timestamptz) IS

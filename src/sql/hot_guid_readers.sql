@@ -6,41 +6,52 @@
 --   6      pid high byte   7 machine byte 2   8 pid low byte
 --   9-11   counter (24 bits, big-endian)     12-15 shard key, little-endian
 --
--- One inlinable expression each, as the Locality readers.
+-- One inlinable expression each, written as the Locality readers are
+-- (readers.sql: immune to the caller's search_path).
 
 CREATE OR REPLACE FUNCTION hot_guid_shard_key(id pg_catalog.uuid) RETURNS pg_catalog.int8
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT (pg_catalog.get_byte(pg_catalog.uuid_send(id), 15)::pg_catalog.int8 << 24) | ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 14) << 16) | (pg_catalog.get_byte(pg_catalog.uuid_send(id), 13) << 8) | pg_catalog.get_byte(pg_catalog.uuid_send(id), 12))::pg_catalog.int8
+SELECT ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 15)::pg_catalog.int8 OPERATOR(pg_catalog.<<) 24)
+        OPERATOR(pg_catalog.|) (((pg_catalog.get_byte(pg_catalog.uuid_send(id), 14) OPERATOR(pg_catalog.<<) 16)
+                                 OPERATOR(pg_catalog.|) (pg_catalog.get_byte(pg_catalog.uuid_send(id), 13) OPERATOR(pg_catalog.<<) 8))
+                                OPERATOR(pg_catalog.|) pg_catalog.get_byte(pg_catalog.uuid_send(id), 12))::pg_catalog.int8)
 $$;
 COMMENT ON FUNCTION hot_guid_shard_key(pg_catalog.uuid) IS
     'Shard key of a Hot Guid (its last four bytes, little-endian)';
 
 CREATE OR REPLACE FUNCTION hot_guid_timestamp(id pg_catalog.uuid) RETURNS pg_catalog.timestamptz
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT pg_catalog.timezone(pg_catalog.interval '0', pg_catalog.timestamp '1970-01-01 00:00:00'
-       + ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 0)::pg_catalog.int8 << 24) | ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 1) << 16) | (pg_catalog.get_byte(pg_catalog.uuid_send(id), 2) << 8) | pg_catalog.get_byte(pg_catalog.uuid_send(id), 3))::pg_catalog.int8)::pg_catalog.float8
-         * pg_catalog.interval '1 second')
+SELECT pg_catalog.timezone(pg_catalog.interval '0', (pg_catalog.timestamp '1970-01-01 00:00:00'
+       OPERATOR(pg_catalog.+) (((pg_catalog.get_byte(pg_catalog.uuid_send(id), 0)::pg_catalog.int8 OPERATOR(pg_catalog.<<) 24)
+                                OPERATOR(pg_catalog.|) (((pg_catalog.get_byte(pg_catalog.uuid_send(id), 1) OPERATOR(pg_catalog.<<) 16)
+                                                         OPERATOR(pg_catalog.|) (pg_catalog.get_byte(pg_catalog.uuid_send(id), 2) OPERATOR(pg_catalog.<<) 8))
+                                                        OPERATOR(pg_catalog.|) pg_catalog.get_byte(pg_catalog.uuid_send(id), 3))::pg_catalog.int8)::pg_catalog.float8
+                               OPERATOR(pg_catalog.*) pg_catalog.interval '1 second')))
 $$;
 COMMENT ON FUNCTION hot_guid_timestamp(pg_catalog.uuid) IS
     'Time of a Hot Guid, in whole seconds';
 
 CREATE OR REPLACE FUNCTION hot_guid_counter(id pg_catalog.uuid) RETURNS pg_catalog.int4
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT (pg_catalog.get_byte(pg_catalog.uuid_send(id), 9) << 16) | (pg_catalog.get_byte(pg_catalog.uuid_send(id), 10) << 8) | pg_catalog.get_byte(pg_catalog.uuid_send(id), 11)
+SELECT (((pg_catalog.get_byte(pg_catalog.uuid_send(id), 9) OPERATOR(pg_catalog.<<) 16)
+         OPERATOR(pg_catalog.|) (pg_catalog.get_byte(pg_catalog.uuid_send(id), 10) OPERATOR(pg_catalog.<<) 8))
+        OPERATOR(pg_catalog.|) pg_catalog.get_byte(pg_catalog.uuid_send(id), 11))
 $$;
 COMMENT ON FUNCTION hot_guid_counter(pg_catalog.uuid) IS
     'The 24-bit counter of a Hot Guid';
 
 CREATE OR REPLACE FUNCTION hot_guid_pid(id pg_catalog.uuid) RETURNS pg_catalog.int4
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT (pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) << 8) | pg_catalog.get_byte(pg_catalog.uuid_send(id), 8)
+SELECT ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) pg_catalog.get_byte(pg_catalog.uuid_send(id), 8))
 $$;
 COMMENT ON FUNCTION hot_guid_pid(pg_catalog.uuid) IS
     'Process id (mod 65536) of the process that made a Hot Guid';
 
 CREATE OR REPLACE FUNCTION hot_guid_machine(id pg_catalog.uuid) RETURNS pg_catalog.text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT pg_catalog.lpad(pg_catalog.to_hex((pg_catalog.get_byte(pg_catalog.uuid_send(id), 5) << 16) | (pg_catalog.get_byte(pg_catalog.uuid_send(id), 4) << 8) | pg_catalog.get_byte(pg_catalog.uuid_send(id), 7)), 6, '0')
+SELECT pg_catalog.lpad(pg_catalog.to_hex((((pg_catalog.get_byte(pg_catalog.uuid_send(id), 5) OPERATOR(pg_catalog.<<) 16)
+                                           OPERATOR(pg_catalog.|) (pg_catalog.get_byte(pg_catalog.uuid_send(id), 4) OPERATOR(pg_catalog.<<) 8))
+                                          OPERATOR(pg_catalog.|) pg_catalog.get_byte(pg_catalog.uuid_send(id), 7))), 6, '0')
 $$;
 COMMENT ON FUNCTION hot_guid_machine(pg_catalog.uuid) IS
     'Machine bytes of a Hot Guid: the first three bytes of MD5(machine name), as hex';

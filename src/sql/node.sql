@@ -37,7 +37,11 @@ DECLARE
 BEGIN
     IF pg_catalog.has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE') THEN
         BEGIN
-            SELECT s.system_identifier::pg_catalog.text INTO system_id FROM pg_catalog.pg_control_system() s;
+            -- Its low 63 bits (a sequence holds it, from 0 up; system
+            -- identifiers are below 2^63 until 2038, and a copy differs in
+            -- the low bits, which are random).
+            SELECT (s.system_identifier & 9223372036854775807)::pg_catalog.text INTO system_id
+            FROM pg_catalog.pg_control_system() s;
         EXCEPTION WHEN OTHERS THEN
             system_id := '';  -- a service that refuses it: the database's oid alone
         END;
@@ -84,9 +88,9 @@ DECLARE
 BEGIN
     BEGIN
         LOCK TABLE @extschema@.locality_uuid_lock IN EXCLUSIVE MODE;
-        bound_system := pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_system')::pg_catalog.text;
-        bound_database := pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_database')::pg_catalog.text;
-        bound_timeline := pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_timeline')::pg_catalog.text;
+        bound_system := NULLIF(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_system'), 0)::pg_catalog.text;
+        bound_database := NULLIF(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_database'), 0)::pg_catalog.text;
+        bound_timeline := NULLIF(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_timeline'), 0)::pg_catalog.text;
         moved := CASE WHEN bound_database IS NULL THEN NULL
                       WHEN bound_database <> here[2] OR (bound_system <> '0' AND here[1] <> '' AND bound_system <> here[1]) THEN 'copy'
                       WHEN bound_timeline IS NOT NULL AND here[3] <> '' AND bound_timeline <> here[3] THEN 'timeline' END;
@@ -123,6 +127,8 @@ BEGIN
     EXCEPTION WHEN SQLSTATE 'LU001' THEN
         NULL;
     END;
+    -- This session has bound them here: its cache says so (currval 0).
+    PERFORM pg_catalog.setval('@extschema@.locality_uuid_session', 0, true);
     IF moved IS NOT NULL THEN
         RAISE LOG 'locality_uuid: the counters of schema % were bound to database % of system % on timeline %, this is database % of system % on timeline %: moved past fresh random points (%)',
             '@extschema@', bound_database, bound_system, coalesce(bound_timeline, 'unknown'), here[2],
@@ -134,11 +140,14 @@ $$;
 COMMENT ON FUNCTION locality_uuid_bind_here() IS
     'SQL edition: binds the counters to this database and timeline, moving them past fresh random points if they were bound elsewhere (a copy) or on another timeline';
 
--- Once per session, before its first id (the generators call it while
--- locality_uuid_sql.home_checked is not on): binds the counters here, and
--- warns if this session found the database a copy and moved them. A
--- standby or a read-only transaction makes no id (the draw that follows
--- says so, 25006) and binds nothing: the next id checks again.
+-- Once per session, before its first id (the generators call it while the
+-- session's cache, locality_uuid_session, is not set): binds the counters
+-- here (which sets the cache), and warns if this session found the
+-- database a copy and moved them; locality_uuid_sql.session then says the
+-- cache is set (a hint only: the generators read the cache itself, and a
+-- hint set by hand without it makes their currval fail). A standby or a
+-- read-only transaction makes no id (the draw that follows says so,
+-- 25006) and binds nothing: the next id checks again.
 CREATE OR REPLACE FUNCTION locality_uuid_check_home() RETURNS pg_catalog.void
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -156,7 +165,7 @@ BEGIN
                                              @extschema@.locality_uuid_node_id()),
                   HINT = 'If the origin still makes ids, give this database its own node value: SELECT locality_uuid_set_node(node_id, machine_name).';
     END IF;
-    PERFORM pg_catalog.set_config('locality_uuid_sql.home_checked', 'on', false);
+    PERFORM pg_catalog.set_config('locality_uuid_sql.session', 'on', false);
 END
 $$;
 COMMENT ON FUNCTION locality_uuid_check_home() IS
@@ -235,8 +244,9 @@ BEGIN
     IF pg_catalog.to_regprocedure('@extschema@.locality_uuid_node_home()') IS NOT NULL THEN
         -- (Its timeline is not known: the first id binds it.)
         EXECUTE 'SELECT pg_catalog.string_to_array(@extschema@.locality_uuid_node_home(), ''/'')' INTO home;
-        IF pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_database') IS NULL THEN
-            PERFORM pg_catalog.setval('@extschema@.locality_uuid_home_system', coalesce(NULLIF(home[1], ''), '0')::pg_catalog.int8),
+        IF coalesce(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_database'), 0) = 0 THEN
+            PERFORM pg_catalog.setval('@extschema@.locality_uuid_home_system',
+                                      coalesce(NULLIF(home[1], ''), '0')::pg_catalog.int8 & 9223372036854775807),
                     pg_catalog.setval('@extschema@.locality_uuid_home_database', home[2]::pg_catalog.int8);
         END IF;
         DROP FUNCTION @extschema@.locality_uuid_node_home();

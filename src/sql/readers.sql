@@ -16,15 +16,20 @@
 -- the uuid's 16 bytes in order, an int4 each, put together with shifts,
 -- several times faster than reading the text form through bit strings.
 --
--- The bodies are parsed when called, under the caller's search_path:
--- functions are schema-qualified, and every operator has operands of the
--- exact types of a pg_catalog operator (int4 << int4, float8 * interval;
--- int8 | int8, never int8 | int4), which pg_catalog, searched first,
--- answers before any operator another schema could define.
+-- The bodies are parsed when called, under the caller's search_path, and
+-- a caller may list a schema of its own before pg_catalog, whose operators
+-- and functions of the same names and operand types would then be chosen.
+-- So every operator is written OPERATOR(pg_catalog.x), in parentheses (all
+-- such share one precedence, left to right), every function and type is
+-- schema-qualified, and nothing hides an operator looked up by name
+-- (NULLIF, IS DISTINCT FROM, BETWEEN, IN, a simple CASE). The other SQL
+-- bodies are written the same way. test/integration/sql_edition_tenant.sh
+-- plants a look-alike of each operator and function the bodies use and
+-- checks that nothing changes.
 
 CREATE OR REPLACE FUNCTION locality_uuid_timestamp(id pg_catalog.uuid) RETURNS pg_catalog.timestamptz
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT CASE WHEN pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) & 240 = 176 THEN
+SELECT CASE WHEN ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) OPERATOR(pg_catalog.&) 240) OPERATOR(pg_catalog.=) 176) THEN
   -- Milliseconds below 2^46 (until the year 4199) times 1000 are an
   -- integer count of microseconds that a double holds exactly, so one
   -- product; later ones as two 24-bit halves, each product exact (the high
@@ -33,13 +38,19 @@ SELECT CASE WHEN pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) & 240 = 176 TH
   -- unlike timestamptz + interval: a STABLE operator would keep the reader
   -- from being inlined; a zero interval, unlike 'UTC', needs no time zone
   -- lookup.)
-  pg_catalog.timezone(pg_catalog.interval '0', CASE WHEN pg_catalog.get_byte(pg_catalog.uuid_send(id), 10) < 64
-    THEN pg_catalog.timestamp '1970-01-01 00:00:00'
-         + ('x' || pg_catalog.encode(pg_catalog.substring(pg_catalog.uuid_send(id), 11, 6), 'hex'))::pg_catalog.bit(48)
-           ::pg_catalog.int8::pg_catalog.float8 * pg_catalog.interval '1 millisecond'
-    ELSE pg_catalog.timestamp '1970-01-01 00:00:00'
-         + ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 10) << 16) | (pg_catalog.get_byte(pg_catalog.uuid_send(id), 11) << 8) | pg_catalog.get_byte(pg_catalog.uuid_send(id), 12))::pg_catalog.float8 * pg_catalog.interval '16777.216 seconds'
-         + ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 13) << 16) | (pg_catalog.get_byte(pg_catalog.uuid_send(id), 14) << 8) | pg_catalog.get_byte(pg_catalog.uuid_send(id), 15))::pg_catalog.float8 * pg_catalog.interval '1 millisecond'
+  pg_catalog.timezone(pg_catalog.interval '0', CASE WHEN (pg_catalog.get_byte(pg_catalog.uuid_send(id), 10) OPERATOR(pg_catalog.<) 64)
+    THEN (pg_catalog.timestamp '1970-01-01 00:00:00'
+          OPERATOR(pg_catalog.+) (('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substring(pg_catalog.uuid_send(id), 11, 6), 'hex'))::pg_catalog.bit(48)
+                                  ::pg_catalog.int8::pg_catalog.float8 OPERATOR(pg_catalog.*) pg_catalog.interval '1 millisecond'))
+    ELSE ((pg_catalog.timestamp '1970-01-01 00:00:00'
+           OPERATOR(pg_catalog.+) ((((pg_catalog.get_byte(pg_catalog.uuid_send(id), 10) OPERATOR(pg_catalog.<<) 16)
+                                     OPERATOR(pg_catalog.|) (pg_catalog.get_byte(pg_catalog.uuid_send(id), 11) OPERATOR(pg_catalog.<<) 8))
+                                    OPERATOR(pg_catalog.|) pg_catalog.get_byte(pg_catalog.uuid_send(id), 12))::pg_catalog.float8
+                                   OPERATOR(pg_catalog.*) pg_catalog.interval '16777.216 seconds'))
+          OPERATOR(pg_catalog.+) ((((pg_catalog.get_byte(pg_catalog.uuid_send(id), 13) OPERATOR(pg_catalog.<<) 16)
+                                    OPERATOR(pg_catalog.|) (pg_catalog.get_byte(pg_catalog.uuid_send(id), 14) OPERATOR(pg_catalog.<<) 8))
+                                   OPERATOR(pg_catalog.|) pg_catalog.get_byte(pg_catalog.uuid_send(id), 15))::pg_catalog.float8
+                                  OPERATOR(pg_catalog.*) pg_catalog.interval '1 millisecond'))
   END)
 END
 $$;
@@ -48,8 +59,8 @@ COMMENT ON FUNCTION locality_uuid_timestamp(pg_catalog.uuid) IS
 
 CREATE OR REPLACE FUNCTION locality_uuid_pid(id pg_catalog.uuid) RETURNS pg_catalog.int4
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT CASE WHEN pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) & 240 = 176 THEN
-  (pg_catalog.get_byte(pg_catalog.uuid_send(id), 4) << 8) | pg_catalog.get_byte(pg_catalog.uuid_send(id), 5)
+SELECT CASE WHEN ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) OPERATOR(pg_catalog.&) 240) OPERATOR(pg_catalog.=) 176) THEN
+  ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 4) OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) pg_catalog.get_byte(pg_catalog.uuid_send(id), 5))
 END
 $$;
 COMMENT ON FUNCTION locality_uuid_pid(pg_catalog.uuid) IS
@@ -57,8 +68,11 @@ COMMENT ON FUNCTION locality_uuid_pid(pg_catalog.uuid) IS
 
 CREATE OR REPLACE FUNCTION locality_uuid_node(id pg_catalog.uuid) RETURNS pg_catalog.int4
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT CASE WHEN pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) & 240 = 176 THEN
-  ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) & 15) << 24) | (pg_catalog.get_byte(pg_catalog.uuid_send(id), 7) << 16) | (pg_catalog.get_byte(pg_catalog.uuid_send(id), 8) << 8) | pg_catalog.get_byte(pg_catalog.uuid_send(id), 9)
+SELECT CASE WHEN ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) OPERATOR(pg_catalog.&) 240) OPERATOR(pg_catalog.=) 176) THEN
+  (((((pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) OPERATOR(pg_catalog.&) 15) OPERATOR(pg_catalog.<<) 24)
+     OPERATOR(pg_catalog.|) (pg_catalog.get_byte(pg_catalog.uuid_send(id), 7) OPERATOR(pg_catalog.<<) 16))
+    OPERATOR(pg_catalog.|) (pg_catalog.get_byte(pg_catalog.uuid_send(id), 8) OPERATOR(pg_catalog.<<) 8))
+   OPERATOR(pg_catalog.|) pg_catalog.get_byte(pg_catalog.uuid_send(id), 9))
 END
 $$;
 COMMENT ON FUNCTION locality_uuid_node(pg_catalog.uuid) IS
@@ -70,8 +84,8 @@ COMMENT ON FUNCTION locality_uuid_node(pg_catalog.uuid) IS
 -- macaddr.
 CREATE OR REPLACE FUNCTION locality_uuid_mac(id pg_catalog.uuid) RETURNS pg_catalog.macaddr
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT CASE WHEN pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) & 240 = 176 THEN
-  ('00000' || pg_catalog.substr(pg_catalog.encode(pg_catalog.substring(pg_catalog.uuid_send(id), 7, 4), 'hex'), 2))
+SELECT CASE WHEN ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) OPERATOR(pg_catalog.&) 240) OPERATOR(pg_catalog.=) 176) THEN
+  ('00000' OPERATOR(pg_catalog.||) pg_catalog.substr(pg_catalog.encode(pg_catalog.substring(pg_catalog.uuid_send(id), 7, 4), 'hex'), 2))
     ::pg_catalog.macaddr8::pg_catalog.macaddr
 END
 $$;
@@ -83,10 +97,14 @@ COMMENT ON FUNCTION locality_uuid_mac(pg_catalog.uuid) IS
 CREATE OR REPLACE FUNCTION locality_uuid_counter(id pg_catalog.uuid, sequential pg_catalog.bool DEFAULT false)
     RETURNS pg_catalog.int8
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT CASE WHEN pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) & 240 = 176 THEN
-  CASE WHEN sequential THEN (pg_catalog.get_byte(pg_catalog.uuid_send(id), 0)::pg_catalog.int8 << 24) | ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 1) << 16) | (pg_catalog.get_byte(pg_catalog.uuid_send(id), 2) << 8) | pg_catalog.get_byte(pg_catalog.uuid_send(id), 3))::pg_catalog.int8
+SELECT CASE WHEN ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) OPERATOR(pg_catalog.&) 240) OPERATOR(pg_catalog.=) 176) THEN
+  CASE WHEN sequential
+       THEN ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 0)::pg_catalog.int8 OPERATOR(pg_catalog.<<) 24)
+             OPERATOR(pg_catalog.|) (((pg_catalog.get_byte(pg_catalog.uuid_send(id), 1) OPERATOR(pg_catalog.<<) 16)
+                                      OPERATOR(pg_catalog.|) (pg_catalog.get_byte(pg_catalog.uuid_send(id), 2) OPERATOR(pg_catalog.<<) 8))
+                                     OPERATOR(pg_catalog.|) pg_catalog.get_byte(pg_catalog.uuid_send(id), 3))::pg_catalog.int8)
        WHEN NOT sequential
-       THEN ('x' || pg_catalog.reverse(pg_catalog.encode(pg_catalog.substring(pg_catalog.uuid_send(id), 1, 4), 'hex')))
+       THEN ('x' OPERATOR(pg_catalog.||) pg_catalog.reverse(pg_catalog.encode(pg_catalog.substring(pg_catalog.uuid_send(id), 1, 4), 'hex')))
             ::pg_catalog.bit(32)::pg_catalog.int8
   END
 END
@@ -96,7 +114,7 @@ COMMENT ON FUNCTION locality_uuid_counter(pg_catalog.uuid, pg_catalog.bool) IS
 
 CREATE OR REPLACE FUNCTION locality_uuid_version(id pg_catalog.uuid) RETURNS pg_catalog.text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT pg_catalog.to_hex(pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) >> 4)
+SELECT pg_catalog.to_hex((pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) OPERATOR(pg_catalog.>>) 4))
 $$;
 COMMENT ON FUNCTION locality_uuid_version(pg_catalog.uuid) IS
     'Version nibble of any uuid as one hex character (b for Locality UUIDs)';

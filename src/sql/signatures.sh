@@ -9,14 +9,15 @@
 #                                      (retired.sql's "-- retired routine:"
 #                                      lines)
 #   signatures.sh --names SOURCE...    the names alone
-#   signatures.sh --sequences          its 71 sequences (counters.sql: three
-#                                      counters, four set values, the 64
-#                                      run slots)
+#   signatures.sh --sequences          its 72 sequences (counters.sql: three
+#                                      counters, four set values, the
+#                                      session cache, the 64 run slots)
 #   signatures.sh --relations          the sequences and the lock's view
 set -eu
 sequences() {
   printf '%s\n' locality_uuid_variable_seq locality_uuid_at_seq locality_uuid_hot_seq \
-    locality_uuid_home_system locality_uuid_home_database locality_uuid_home_timeline locality_uuid_run_start
+    locality_uuid_home_system locality_uuid_home_database locality_uuid_home_timeline locality_uuid_run_start \
+    locality_uuid_session
   for slot in $(seq -w 0 63); do echo "locality_uuid_run_$slot"; done
 }
 case $1 in

@@ -13,10 +13,13 @@
 -- 1970 that int8 holds); callers refuse later ones first.
 CREATE OR REPLACE FUNCTION locality_uuid_unix_micros(ts pg_catalog.timestamptz) RETURNS pg_catalog.int8
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-SELECT pg_catalog.date_part('day', ts - pg_catalog.timestamptz '1970-01-01 00:00:00+00')::pg_catalog.int8 * 86400000000
-     + pg_catalog.date_part('hour', ts - pg_catalog.timestamptz '1970-01-01 00:00:00+00')::pg_catalog.int8 * 3600000000
-     + pg_catalog.date_part('minute', ts - pg_catalog.timestamptz '1970-01-01 00:00:00+00')::pg_catalog.int8 * 60000000
-     + pg_catalog.date_part('microseconds', ts - pg_catalog.timestamptz '1970-01-01 00:00:00+00')::pg_catalog.int8
+SELECT ((((pg_catalog.date_part('day', (ts OPERATOR(pg_catalog.-) pg_catalog.timestamptz '1970-01-01 00:00:00+00'))::pg_catalog.int8
+           OPERATOR(pg_catalog.*) 86400000000)
+          OPERATOR(pg_catalog.+) (pg_catalog.date_part('hour', (ts OPERATOR(pg_catalog.-) pg_catalog.timestamptz '1970-01-01 00:00:00+00'))::pg_catalog.int8
+                                  OPERATOR(pg_catalog.*) 3600000000))
+         OPERATOR(pg_catalog.+) (pg_catalog.date_part('minute', (ts OPERATOR(pg_catalog.-) pg_catalog.timestamptz '1970-01-01 00:00:00+00'))::pg_catalog.int8
+                                 OPERATOR(pg_catalog.*) 60000000))
+        OPERATOR(pg_catalog.+) pg_catalog.date_part('microseconds', (ts OPERATOR(pg_catalog.-) pg_catalog.timestamptz '1970-01-01 00:00:00+00'))::pg_catalog.int8)
 $$;
 COMMENT ON FUNCTION locality_uuid_unix_micros(pg_catalog.timestamptz) IS
     'SQL edition: microseconds since 1970-01-01 00:00 UTC of a finite timestamptz, exactly';
@@ -25,9 +28,9 @@ COMMENT ON FUNCTION locality_uuid_unix_micros(pg_catalog.timestamptz) IS
 -- each product an integer a double holds exactly.
 CREATE OR REPLACE FUNCTION locality_uuid_from_unix_micros(us pg_catalog.int8) RETURNS pg_catalog.timestamptz
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT pg_catalog.timezone('UTC', pg_catalog.timestamp 'epoch'
-         + (us / 1000000)::pg_catalog.float8 * pg_catalog.interval '1 second'
-         + pg_catalog.mod(us, 1000000)::pg_catalog.float8 * pg_catalog.interval '1 microsecond')
+SELECT pg_catalog.timezone('UTC', ((pg_catalog.timestamp 'epoch'
+         OPERATOR(pg_catalog.+) ((us OPERATOR(pg_catalog./) 1000000)::pg_catalog.float8 OPERATOR(pg_catalog.*) pg_catalog.interval '1 second'))
+         OPERATOR(pg_catalog.+) (pg_catalog.mod(us, 1000000)::pg_catalog.float8 OPERATOR(pg_catalog.*) pg_catalog.interval '1 microsecond')))
 $$;
 COMMENT ON FUNCTION locality_uuid_from_unix_micros(pg_catalog.int8) IS
     'SQL edition: the timestamptz of microseconds since 1970-01-01 00:00 UTC';
@@ -120,12 +123,21 @@ COMMENT ON FUNCTION form_uuid_v1_nth(pg_catalog.timestamptz, pg_catalog.int8, pg
 -- to inline twice.
 CREATE OR REPLACE FUNCTION uuid_v1_timestamp(id pg_catalog.uuid) RETURNS pg_catalog.timestamptz
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT CASE WHEN pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) >> 4 = 1 AND pg_catalog.get_byte(pg_catalog.uuid_send(id), 8) & 192 = 128 THEN
-  pg_catalog.timezone(pg_catalog.interval '0', pg_catalog.timestamp '1582-10-15 00:00:00'
-    + ((('x' || pg_catalog.encode(pg_catalog.substring(pg_catalog.uuid_send(id), 7, 2) || pg_catalog.substring(pg_catalog.uuid_send(id), 5, 2)
-            || pg_catalog.substring(pg_catalog.uuid_send(id), 1, 4), 'hex'))::pg_catalog.bit(64)::pg_catalog.int8 & 1152921504606846975) / 10000000)::pg_catalog.float8 * pg_catalog.interval '1 second'
-    + (pg_catalog.mod((('x' || pg_catalog.encode(pg_catalog.substring(pg_catalog.uuid_send(id), 7, 2) || pg_catalog.substring(pg_catalog.uuid_send(id), 5, 2)
-            || pg_catalog.substring(pg_catalog.uuid_send(id), 1, 4), 'hex'))::pg_catalog.bit(64)::pg_catalog.int8 & 1152921504606846975), 10000000) / 10)::pg_catalog.float8 * pg_catalog.interval '1 microsecond')
+SELECT CASE WHEN ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) OPERATOR(pg_catalog.>>) 4) OPERATOR(pg_catalog.=) 1)
+             AND ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 8) OPERATOR(pg_catalog.&) 192) OPERATOR(pg_catalog.=) 128) THEN
+  pg_catalog.timezone(pg_catalog.interval '0', ((pg_catalog.timestamp '1582-10-15 00:00:00'
+    OPERATOR(pg_catalog.+) (((('x' OPERATOR(pg_catalog.||) pg_catalog.encode(((pg_catalog.substring(pg_catalog.uuid_send(id), 7, 2)
+                                                                               OPERATOR(pg_catalog.||) pg_catalog.substring(pg_catalog.uuid_send(id), 5, 2))
+                                                                              OPERATOR(pg_catalog.||) pg_catalog.substring(pg_catalog.uuid_send(id), 1, 4)), 'hex'))
+                              ::pg_catalog.bit(64)::pg_catalog.int8 OPERATOR(pg_catalog.&) 1152921504606846975)
+                             OPERATOR(pg_catalog./) 10000000)::pg_catalog.float8
+                            OPERATOR(pg_catalog.*) pg_catalog.interval '1 second'))
+    OPERATOR(pg_catalog.+) ((pg_catalog.mod((('x' OPERATOR(pg_catalog.||) pg_catalog.encode(((pg_catalog.substring(pg_catalog.uuid_send(id), 7, 2)
+                                                                                              OPERATOR(pg_catalog.||) pg_catalog.substring(pg_catalog.uuid_send(id), 5, 2))
+                                                                                             OPERATOR(pg_catalog.||) pg_catalog.substring(pg_catalog.uuid_send(id), 1, 4)), 'hex'))
+                                             ::pg_catalog.bit(64)::pg_catalog.int8 OPERATOR(pg_catalog.&) 1152921504606846975), 10000000)
+                             OPERATOR(pg_catalog./) 10)::pg_catalog.float8
+                            OPERATOR(pg_catalog.*) pg_catalog.interval '1 microsecond')))
 END
 $$;
 COMMENT ON FUNCTION uuid_v1_timestamp(pg_catalog.uuid) IS
@@ -133,8 +145,9 @@ COMMENT ON FUNCTION uuid_v1_timestamp(pg_catalog.uuid) IS
 
 CREATE OR REPLACE FUNCTION uuid_v1_clock_seq(id pg_catalog.uuid) RETURNS pg_catalog.int4
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT CASE WHEN pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) >> 4 = 1 AND pg_catalog.get_byte(pg_catalog.uuid_send(id), 8) & 192 = 128 THEN
-  ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 8) & 63) << 8) | pg_catalog.get_byte(pg_catalog.uuid_send(id), 9)
+SELECT CASE WHEN ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) OPERATOR(pg_catalog.>>) 4) OPERATOR(pg_catalog.=) 1)
+             AND ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 8) OPERATOR(pg_catalog.&) 192) OPERATOR(pg_catalog.=) 128) THEN
+  (((pg_catalog.get_byte(pg_catalog.uuid_send(id), 8) OPERATOR(pg_catalog.&) 63) OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) pg_catalog.get_byte(pg_catalog.uuid_send(id), 9))
 END
 $$;
 COMMENT ON FUNCTION uuid_v1_clock_seq(pg_catalog.uuid) IS
@@ -142,8 +155,8 @@ COMMENT ON FUNCTION uuid_v1_clock_seq(pg_catalog.uuid) IS
 
 CREATE OR REPLACE FUNCTION uuid_v1_node(id pg_catalog.uuid) RETURNS pg_catalog.macaddr
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT CASE WHEN pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) >> 4 = 1
-             AND pg_catalog.get_byte(pg_catalog.uuid_send(id), 8) & 192 = 128 THEN
+SELECT CASE WHEN ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 6) OPERATOR(pg_catalog.>>) 4) OPERATOR(pg_catalog.=) 1)
+             AND ((pg_catalog.get_byte(pg_catalog.uuid_send(id), 8) OPERATOR(pg_catalog.&) 192) OPERATOR(pg_catalog.=) 128) THEN
   -- (as a macaddr8 first: its input parses hex faster than macaddr's)
   pg_catalog.encode(pg_catalog.substring(pg_catalog.uuid_send(id), 11, 6), 'hex')::pg_catalog.macaddr8::pg_catalog.macaddr
 END

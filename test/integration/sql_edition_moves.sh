@@ -97,7 +97,7 @@ run() {
                                                 AND c.relname IN ('locality_uuid_at_seq', 'locality_uuid_hot_seq', 'locality_uuid_variable_seq')")" <<'PY'
 import sys
 b = sys.argv[1].split()
-names = ['at_seq', 'home_database', 'home_system', 'home_timeline', 'hot_seq'] + ['run_%02d' % i for i in range(64)] + ['run_start', 'variable_seq']
+names = ['at_seq', 'home_database', 'home_system', 'home_timeline', 'hot_seq'] + ['run_%02d' % i for i in range(64)] + ['run_start', 'session', 'variable_seq']
 before = dict(zip(names, map(int, b)))
 at, hot, var = map(int, sys.argv[2].split())
 print(at - before['at_seq'], hot - before['hot_seq'], var - before['variable_seq'])

@@ -166,12 +166,12 @@ SQL
   expect "each form installs into a clean schema: routines and relations" \
     "SELECT string_agg(n.nspname || ' ' || (SELECT count(*) FROM pg_proc WHERE pronamespace = n.oid) || '/'
                        || (SELECT count(*) FROM pg_class WHERE relnamespace = n.oid), ', ' ORDER BY n.nspname)
-     FROM pg_namespace n WHERE n.nspname IN ('ids', 'ids_ext', 'ids_tle')" "ids 62/72, ids_ext 62/72, ids_tle 62/72"
+     FROM pg_namespace n WHERE n.nspname IN ('ids', 'ids_ext', 'ids_tle')" "ids 62/73, ids_ext 62/73, ids_tle 62/73"
   expect "mallory holds no privilege on a sequence or the lock's view" \
     "SELECT count(*) FILTER (WHERE has_table_privilege('mallory', c.oid, 'SELECT,INSERT,UPDATE,DELETE,TRUNCATE,REFERENCES,TRIGGER')
                                 OR (c.relkind = 'S' AND has_sequence_privilege('mallory', c.oid, 'USAGE,SELECT,UPDATE')))
             || ' of ' || count(*)
-     FROM pg_class c WHERE c.relnamespace = 'ids'::regnamespace" "0 of 72"
+     FROM pg_class c WHERE c.relnamespace = 'ids'::regnamespace" "0 of 73"
   expect "the trap never ran" "$trap_ran" "0"
 
   # ---- privileges: the README's recipe, EXECUTE on everything ----
@@ -228,14 +228,14 @@ SQL
   holder=$!
   for _ in $(seq 1 100); do
     [ "$(q -c "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-                WHERE a.usename = 'mallory' AND l.granted AND l.locktype = 'advisory'")" -ge 216 ] && break
+                WHERE a.usename = 'mallory' AND l.granted AND l.locktype = 'advisory'")" -ge 219 ] && break
     sleep 0.1
   done
   expect "locks mallory holds: advisory ones, none on a relation of the edition" \
     "SELECT count(*) FILTER (WHERE l.locktype = 'advisory') || ' advisory, '
             || count(*) FILTER (WHERE l.locktype = 'relation' AND l.relation IN (SELECT oid FROM pg_class WHERE relnamespace = 'ids'::regnamespace))
             || ' on relations of ids'
-     FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE a.usename = 'mallory' AND l.granted" "216 advisory, 0 on relations of ids"
+     FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE a.usename = 'mallory' AND l.granted" "219 advisory, 0 on relations of ids"
   # A takeover: the current window's slot set to an old window.
   q -c "SET ROLE dba" -c "SELECT setval($run_of, (($now_w - 70) << 32) + 12345)" >/dev/null
   took=$(psql -X -q -At -v ON_ERROR_STOP=1 -U app -d shop -c "SET statement_timeout = '20s'" \
