@@ -1,8 +1,15 @@
 // The fleet commands (doc/fleets.md): `node claim` takes node values from
 // the registry (registry.hpp) and writes a host's node file; `fleet audit`
 // reads every server's values, their sources and binding
-// (locality_uuid_binding()) and lists what a fleet must not have; `fleet
-// scan` lists the node values in a table's ids.
+// (locality_uuid_binding()) and lists what a fleet must not have, each
+// problem with what to do about it; `fleet scan` lists the node values in a
+// table's ids.
+//
+// Every connection pins search_path = pg_catalog, pg_temp (pg_client.cpp)
+// and every name is qualified: what a role can create in public or "$user"
+// of a registry or an audited database never runs. Every answer is checked
+// (rows, NULLs, numbers read whole): an odd answer from one server is a
+// problem listed for that server, never the end of the audit.
 #include "fleet.hpp"
 
 #include <algorithm>
@@ -14,16 +21,22 @@
 #include <string>
 #include <vector>
 
-#include "host_identity.hpp"
 #include "exit_status.hpp"
+#include "host_identity.hpp"
 #include "json_text.hpp"
 #include "pg_client.hpp"
 #include "registry.hpp"
+#include "text_format.hpp"
 
 namespace locality_cli {
 namespace {
 
 std::string json_string(const std::string &text) { return "\"" + json_escaped(text) + "\""; }
+
+// "1 problem", "2 problems".
+std::string counted(std::size_t n, const char *one, const char *many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
 
 // Options of the form --name VALUE (and bare flags), in any order.
 struct Options {
@@ -56,15 +69,25 @@ bool parse_options(int argc, char **argv, int first, const std::set<std::string>
     return true;
 }
 
+// Connects to the registry and checks it can be trusted (registry.hpp);
+// `create`: node claim's, which makes it if missing.
+bool connect_registry(PgConnection &conn, const Options &o, bool create, std::string *error) {
+    if (!conn.connect(o.get("--registry"), error)) {
+        *error = "could not connect to the registry: " + *error;
+        return false;
+    }
+    return open_registry(conn, o.get("--registry-owner"), create, error);
+}
+
 // --- node claim ------------------------------------------------------------------
 
-void print_claim(const Claim &c, bool json) {
+void print_claim(const Claim &c, bool json, const char *apply) {
     if (json)
         std::printf("{\"node\":%lld,\"machine_name\":%s,\"machine\":\"%s\",\"host\":%s,\"host_id\":\"%s\","
-                    "\"data_directory\":%s,\"existing\":%s}\n",
+                    "\"data_directory\":%s,\"existing\":%s,\"apply\":\"%s\"}\n",
                     c.node, json_string(c.machine_name).c_str(), c.machine_bytes.c_str(),
                     json_string(c.host_label).c_str(), c.host_id.c_str(), json_string(c.data_directory).c_str(),
-                    c.existing ? "true" : "false");
+                    c.existing ? "true" : "false", apply);
     else
         std::printf("node %lld, machine name %s (bytes %s): %s claim for %s, data directory %s\n", c.node,
                     c.machine_name.c_str(), c.machine_bytes.c_str(), c.existing ? "the existing" : "a new",
@@ -75,8 +98,8 @@ int node_claim(int argc, char **argv) {
     Options o;
     std::string error;
     if (!parse_options(argc, argv, 3,
-                       {"--registry", "--host-id", "--host-identity-file", "--data-directory", "--write", "--block",
-                        "--write-dir"},
+                       {"--registry", "--registry-owner", "--host-id", "--host-identity-file", "--data-directory",
+                        "--write", "--block", "--write-dir", "--node-id", "--machine-name"},
                        {"--json"}, &o, &error))
         return usage_error(error);
     if (!o.has("--registry")) return usage_error("node claim needs --registry DSN");
@@ -89,11 +112,24 @@ int node_claim(int argc, char **argv) {
         return usage_error(block ? "a block claim needs --host-id LABEL and --write-dir DIR" : "node claim needs --write FILE");
     if (o.has("--host-id") && o.has("--host-identity-file"))
         return usage_error("give --host-id or --host-identity-file, not both");
+    long long adopt_node = 0;
+    if (o.has("--node-id")) {
+        if (block) return usage_error("--node-id adopts one value: not with --block");
+        char *end = nullptr;
+        const std::string text = o.get("--node-id");
+        adopt_node = std::strtoll(text.c_str(), &end, 10);
+        if (text.empty() || *end != '\0' || adopt_node < 1 || adopt_node > 268435455)
+            return usage_error("--node-id takes a node value from 1 to 268435455");
+    }
+    const std::string adopt_name = o.get("--machine-name");
+    if (o.has("--machine-name") && (!o.has("--node-id") || !valid_machine_name(adopt_name)))
+        return usage_error(o.has("--node-id") ? "--machine-name: 1 to 63 letters, digits, '.', '_' or '-', "
+                                                "starting with a letter or digit"
+                                              : "--machine-name is adopted with --node-id only");
+    const bool json = o.flags.count("--json") != 0;
 
     PgConnection conn;
-    if (!conn.connect(o.get("--registry"), &error)) return data_error("could not connect to the registry: " + error);
-    if (!ensure_registry(conn, &error)) return data_error("could not create the registry: " + error);
-    const bool json = o.flags.count("--json") != 0;
+    if (!connect_registry(conn, o, /* create */ true, &error)) return data_error(error);
 
     if (block) {
         long long count = 0;
@@ -105,16 +141,12 @@ int node_claim(int argc, char **argv) {
             return data_error("could not claim the block: " + error);
         // Per ordinal: its node file and its host identity, for a
         // ConfigMap the pods' init container copies from.
-        for (const Claim &c : claims)
-            if (!valid_machine_name(c.machine_name))
-                return data_error("the registry holds machine name '" + c.machine_name + "' for node " +
-                               std::to_string(c.node) + ", which cannot be written into a configuration file");
         for (std::size_t i = 0; i < claims.size(); ++i) {
             const std::string base = o.get("--write-dir") + "/ordinal-" + std::to_string(i);
             if (!write_file_atomically(base + ".conf", node_file_text(claims[i], ""), &error) ||
                 !write_file_atomically(base + ".host-id", claims[i].host_label + "\n", &error))
                 return data_error(error);
-            print_claim(claims[i], json);
+            print_claim(claims[i], json, "restart");
         }
         return kOk;
     }
@@ -134,13 +166,18 @@ int node_claim(int argc, char **argv) {
         return data_error("could not read this host's identity (machine id and host name)");
     }
     Claim claim;
-    if (!claim_node(conn, identity, label, dir, &claim, &error)) return data_error("could not claim a node value: " + error);
-    if (!valid_machine_name(claim.machine_name))
-        return data_error("the registry holds machine name '" + claim.machine_name + "' for node " +
-                       std::to_string(claim.node) + ", which cannot be written into a configuration file");
+    if (!claim_node(conn, identity, label, dir, adopt_node, adopt_name, &claim, &error))
+        return data_error("could not claim a node value: " + error);
     if (!write_file_atomically(o.get("--write"), node_file_text(claim, identity_file), &error))
         return data_error(error + " (the claim stands: run the same command again to write the file)");
-    print_claim(claim, json);
+    // node_id and machine_name take effect at a reload; host_identity_file
+    // only at a start (the binding is made then).
+    const bool restart = !identity_file.empty();
+    print_claim(claim, json, restart ? "restart" : "reload");
+    if (!json)
+        std::printf(restart ? "then restart the server: locality_uuid.host_identity_file takes effect at a start "
+                              "(a reload applies node_id and machine_name only)\n"
+                            : "then reload the server (pg_ctl reload, or SELECT pg_reload_conf())\n");
     return kOk;
 }
 
@@ -151,7 +188,8 @@ struct Server {
     std::string where;  // host:port/dbname, never the password
     std::string error;  // could not be read
     long long node = -1;
-    std::string node_source, machine, machine_source, host, data_directory, system_identifier;
+    std::string node_source, machine, machine_name, machine_source, host, host_source, data_directory,
+        system_identifier;
     std::string started;  // pg_postmaster_start_time(): one running server, however it is listed
     bool in_recovery = false;
 };
@@ -159,13 +197,8 @@ struct Server {
 struct Problem {
     std::string kind;
     std::string message;
+    std::string fix;
     std::vector<std::string> servers;
-};
-
-struct Registered {
-    long long node;
-    std::string machine_name, machine, host_id, host_label, data_directory;
-    bool retired;
 };
 
 // host:port/dbname of a conninfo (no password), for reports.
@@ -188,35 +221,75 @@ std::string describe(const std::string &conninfo) {
     return (host.empty() ? "localhost" : host) + ":" + (port.empty() ? "5432" : port) + "/" + (db.empty() ? "-" : db);
 }
 
+// The schema the locality_uuid extension is installed in ("" if it is
+// not), read from the catalog rather than found on the role's path.
+bool extension_schema(PgConnection &conn, std::string *schema, std::string *error) {
+    PgResult r;
+    if (!conn.exec("SELECT n.nspname::pg_catalog.text FROM pg_catalog.pg_extension e "
+                   "JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace "
+                   "WHERE e.extname OPERATOR(pg_catalog.=) 'locality_uuid'",
+                   {}, &r, error))
+        return false;
+    schema->clear();
+    if (r.rows() == 1 && !r.text_at(0, 0, schema)) {
+        *error = "the catalog gave no schema for the extension";
+        return false;
+    }
+    return true;
+}
+
 void read_server(const std::string &conninfo, Server *s) {
     PgConnection conn;
-    std::string error;
+    std::string error, schema;
     if (!conn.connect(conninfo, &error)) {
         s->error = "could not connect: " + error;
         return;
     }
-    PgResult r;
-    if (!conn.exec("SELECT node, coalesce(node_source, ''), coalesce(machine, ''), coalesce(machine_source, ''), "
-                   "coalesce(host, ''), coalesce(data_directory, ''), system_identifier::text, pg_is_in_recovery(), "
-                   "pg_postmaster_start_time()::text FROM locality_uuid_binding()",
-                   {}, &r, &error)) {
-        s->error = "could not read locality_uuid_binding(): " + error;
+    if (!extension_schema(conn, &schema, &error)) {
+        s->error = "could not read pg_extension: " + error;
         return;
     }
-    s->node = std::stoll(r.text(0, 0));
-    s->node_source = r.text(0, 1);
-    s->machine = r.text(0, 2);
-    s->machine_source = r.text(0, 3);
-    s->host = r.text(0, 4);
+    if (schema.empty()) {
+        s->error = "the locality_uuid extension is not installed in this database";
+        return;
+    }
+    const std::string ext = conn.identifier(schema);
+    PgResult r;
+    if (!conn.exec("SELECT b.node, coalesce(b.node_source, ''), coalesce(b.machine, ''), "
+                   "coalesce(" + ext + ".hot_guid_machine_name(), ''), "
+                   "coalesce(b.machine_source, ''), coalesce(b.host, ''), "
+                   "coalesce(b.host_source, ''), coalesce(b.data_directory, ''), "
+                   "b.system_identifier::pg_catalog.text, pg_catalog.pg_is_in_recovery(), "
+                   "pg_catalog.pg_postmaster_start_time()::pg_catalog.text FROM " + ext + ".locality_uuid_binding() b",
+                   {}, &r, &error)) {
+        s->error = "could not read " + schema + ".locality_uuid_binding(): " + error;
+        return;
+    }
+    std::string directory;
+    if (r.rows() != 1 || !r.integer_at(0, 0, 0, 268435455, &s->node) || !r.text_at(0, 1, &s->node_source) ||
+        !r.text_at(0, 2, &s->machine) || !r.text_at(0, 3, &s->machine_name) || !r.text_at(0, 4, &s->machine_source) ||
+        !r.text_at(0, 5, &s->host) || !r.text_at(0, 6, &s->host_source) || !r.text_at(0, 7, &directory) ||
+        !r.text_at(0, 8, &s->system_identifier) || !r.bool_at(0, 9, &s->in_recovery) || !r.text_at(0, 10, &s->started)) {
+        s->node = -1;
+        s->error = "locality_uuid_binding() gave " +
+                   (r.rows() != 1 ? counted(static_cast<std::size_t>(r.rows()), "row", "rows") + ", not one"
+                                  : std::string("a missing or malformed field"));
+        return;
+    }
     // As the registry holds it (PostgreSQL before 16 keeps a "/./" inside
     // the path it was given).
-    s->data_directory = normalized_directory(r.text(0, 5));
-    s->system_identifier = r.text(0, 6);
-    s->in_recovery = r.text(0, 7) == "t";
-    s->started = r.text(0, 8);
+    s->data_directory = normalized_directory(directory);
 }
 
 bool starts_with(const std::string &s, const char *prefix) { return s.rfind(prefix, 0) == 0; }
+
+// "host-pgB (digest ee29ab2f35c21c25)" and this server's side of it.
+std::string short_digest(const std::string &digest) { return digest.substr(0, 16); }
+
+std::string claim_command(const std::string &dir) {
+    return "locality-uuid node claim --registry \"$REGISTRY\" --data-directory " + dir +
+           " --write <its node file, outside the data directory>";
+}
 
 std::vector<Problem> audit(const std::vector<Server> &servers, const std::vector<Registered> &registry) {
     std::vector<Problem> problems;
@@ -227,139 +300,146 @@ std::vector<Problem> audit(const std::vector<Server> &servers, const std::vector
         if (!r.retired) by_bytes[r.machine] = &r;  // a retired row's bytes are no one's to use
     }
     std::set<std::string> seen_places;
-    std::map<long long, std::vector<std::string>> live_nodes;
-    std::map<std::string, std::vector<std::string>> live_bytes;
+    std::map<long long, std::vector<const Server *>> live_nodes;
+    std::map<std::string, std::vector<const Server *>> live_bytes;
+    const std::string where_fixes = "doc/fleets.md, \"Fixing what the audit finds\"";
     for (const Server &s : servers) {
         if (!s.error.empty()) {
-            problems.push_back({"unreadable", s.where + ": " + s.error, {s.where}});
+            problems.push_back({"unreadable", s.where + ": " + s.error,
+                                "let the audit's role connect to that database and read "
+                                "locality_uuid_binding() (CONNECT, and pg_monitor or a grant of EXECUTE), with the "
+                                "extension installed there; until then the server is not audited",
+                                {s.where}});
             continue;
         }
+        const std::string on_host = "on " + s.where + "'s host: " + claim_command(s.data_directory) +
+                                    ", include that file from postgresql.conf, then reload (" + where_fixes + ")";
         // Where the values come from: only a file of the host outside the
         // data directory is not carried by copies nor shared by chance.
         if (!starts_with(s.node_source, "file "))
             problems.push_back({"node_source",
                                 s.where + ": node value " + std::to_string(s.node) + " comes from " + s.node_source +
                                     ", not from a file of the host outside the data directory",
-                                {s.where}});
+                                on_host, {s.where}});
         if (!starts_with(s.machine_source, "file "))
             problems.push_back({"machine_source",
                                 s.where + ": the Hot Guid machine name comes from " + s.machine_source +
                                     ", not from a file of the host outside the data directory",
-                                {s.where}});
+                                on_host, {s.where}});
         // The registry: the value is claimed, for this host and directory,
         // with these machine bytes.
         const auto node = by_node.find(s.node);
         if (node == by_node.end()) {
-            problems.push_back({"node_unregistered",
-                                s.where + ": node value " + std::to_string(s.node) + " is not in the registry",
-                                {s.where}});
+            problems.push_back(
+                {"node_unregistered", s.where + ": node value " + std::to_string(s.node) + " is not in the registry",
+                 "if value " + std::to_string(s.node) + " was given to this server before the registry, adopt it on " +
+                     s.where + "'s host: " + claim_command(s.data_directory) + " --node-id " + std::to_string(s.node) +
+                     (s.machine_name.empty() ? "" : " --machine-name " + s.machine_name) +
+                     " (refused if another host has it); otherwise claim a new value there and reload (" +
+                     where_fixes + ")",
+                 {s.where}});
         } else {
             const Registered &r = *node->second;
             if (r.retired)
                 problems.push_back({"node_retired",
                                     s.where + ": node value " + std::to_string(s.node) + " is retired in the registry",
-                                    {s.where}});
-            if (r.host_id != s.host || r.data_directory != s.data_directory)
-                problems.push_back({"node_elsewhere",
-                                    s.where + ": node value " + std::to_string(s.node) + " is claimed for " +
-                                        r.host_label + ", data directory " + r.data_directory +
-                                        "; this server is host " + s.host.substr(0, 16) + ", data directory " +
-                                        s.data_directory,
-                                    {s.where}});
+                                    "a retired value is never used again: " + on_host, {s.where}});
+            if (r.host_id != s.host || r.data_directory != s.data_directory) {
+                const bool same_host = r.host_id == s.host;
+                problems.push_back(
+                    {"node_elsewhere",
+                     s.where + ": node value " + std::to_string(s.node) + " is claimed for " + r.host_label +
+                         " (digest " + short_digest(r.host_id) + "), data directory " + r.data_directory +
+                         "; this server is " +
+                         (same_host ? "on the same host" : "host " + short_digest(s.host) + " (" + s.host_source + ")") +
+                         ", data directory " + s.data_directory +
+                         (same_host ? ": a copy of that data directory, or a second cluster given its node file"
+                                    : ": a copied node file, or a clone"),
+                     "the claim's own server keeps value " + std::to_string(s.node) + "; " + on_host, {s.where}});
+            }
             if (r.machine != s.machine)
                 problems.push_back({"machine_not_claimed",
                                     s.where + ": machine bytes " + s.machine + " are not node " +
                                         std::to_string(s.node) + "'s in the registry (" + r.machine + ", " +
                                         r.machine_name + ")",
+                                    "give it the registry's machine name " + r.machine_name + ": on " + s.where +
+                                        "'s host, node claim again rewrites its node file; then reload",
                                     {s.where}});
         }
         if (by_bytes.find(s.machine) == by_bytes.end())
-            problems.push_back(
-                {"machine_unregistered", s.where + ": machine bytes " + s.machine + " are not in the registry", {s.where}});
+            problems.push_back({"machine_unregistered",
+                                s.where + ": machine bytes " + s.machine + " are not in the registry",
+                                "claim (or adopt with --node-id and --machine-name) on " + s.where + "'s host: " +
+                                    claim_command(s.data_directory) + ", then reload",
+                                {s.where}});
         // A standby makes no ids until its promotion, when its own values
-        // (and the checks above) apply.
-        // One server listed twice (an address and a name) counts once: the
-        // same place and the same postmaster (a clone that kept machine id,
-        // host name and path runs a postmaster of its own, and is listed).
+        // (and the checks above) apply. One server listed twice (an address
+        // and a name) counts once: the same place and the same postmaster
+        // (a clone that kept machine id, host name and path runs a
+        // postmaster of its own, and is listed).
         const std::string place = s.system_identifier + " " + s.host + " " + s.data_directory + " " + s.started;
         if (!s.in_recovery && seen_places.insert(place).second) {
-            live_nodes[s.node].push_back(s.where);
-            live_bytes[s.machine].push_back(s.where);
+            live_nodes[s.node].push_back(&s);
+            live_bytes[s.machine].push_back(&s);
         }
     }
-    auto list = [](const std::vector<std::string> &where) {
-        std::string out;
-        for (const std::string &w : where) out += (out.empty() ? "" : ", ") + w;
-        return out;
+    // Which of the servers sharing a value keeps it: the one the registry
+    // claims it for; the others need their own.
+    auto sharing = [&](const std::vector<const Server *> &list, const Registered *claimed, const std::string &what) {
+        std::string names, keeper, others;
+        for (const Server *s : list) {
+            names += (names.empty() ? "" : ", ") + s->where;
+            const bool keeps = claimed != nullptr && claimed->host_id == s->host &&
+                               claimed->data_directory == s->data_directory && keeper.empty();
+            (keeps ? keeper : others) += ((keeps ? keeper : others).empty() ? "" : ", ") + s->where;
+        }
+        return std::vector<std::string>{
+            names, keeper.empty() ? "no server sharing " + what + " is the one the registry claims it for: each needs a "
+                                        "value of its own (node claim on its host, then reload)"
+                                  : keeper + " keeps " + what + " (the registry's claim); " + others +
+                                        (others.find(", ") == std::string::npos
+                                             ? " needs a value of its own: node claim on its host, then reload ("
+                                             : " need values of their own: node claim on each one's host, then reload (") +
+                                        where_fixes + ")"};
     };
-    for (const auto &[node, where] : live_nodes)
-        if (where.size() > 1)
-            problems.push_back({"node_shared",
-                                "node value " + std::to_string(node) + " is live on " + std::to_string(where.size()) +
-                                    " servers: " + list(where),
-                                where});
-    for (const auto &[bytes, where] : live_bytes)
-        if (where.size() > 1)
-            problems.push_back({"machine_shared",
-                                "Hot Guid machine bytes " + bytes + " are live on " + std::to_string(where.size()) +
-                                    " servers: " + list(where),
-                                where});
+    for (const auto &[node, where] : live_nodes) {
+        if (where.size() < 2) continue;
+        const auto it = by_node.find(node);
+        const auto text = sharing(where, it == by_node.end() ? nullptr : it->second, "node value " + std::to_string(node));
+        std::vector<std::string> list;
+        for (const Server *s : where) list.push_back(s->where);
+        problems.push_back({"node_shared",
+                            "node value " + std::to_string(node) + " is live on " +
+                                counted(where.size(), "server", "servers") + ": " + text[0],
+                            text[1], list});
+    }
+    for (const auto &[bytes, where] : live_bytes) {
+        if (where.size() < 2) continue;
+        const auto it = by_bytes.find(bytes);
+        const auto text = sharing(where, it == by_bytes.end() ? nullptr : it->second, "machine bytes " + bytes);
+        std::vector<std::string> list;
+        for (const Server *s : where) list.push_back(s->where);
+        problems.push_back({"machine_shared",
+                            "Hot Guid machine bytes " + bytes + " are live on " +
+                                counted(where.size(), "server", "servers") + ": " + text[0],
+                            text[1], list});
+    }
     return problems;
-}
-
-bool read_registry(const std::string &dsn, std::vector<Registered> *out, std::string *error) {
-    PgConnection conn;
-    if (!conn.connect(dsn, error)) return false;
-    PgResult r;
-    if (!conn.exec("SELECT node_id, machine_name, encode(machine_bytes, 'hex'), host_id, host_label, data_directory, "
-                   "retired_at IS NOT NULL FROM locality_uuid_registry.nodes",
-                   {}, &r, error))
-        return false;
-    for (int i = 0; i < r.rows(); ++i)
-        out->push_back(Registered{std::stoll(r.text(i, 0)), r.text(i, 1), r.text(i, 2), r.text(i, 3), r.text(i, 4),
-                                  r.text(i, 5), r.text(i, 6) == "t"});
-    return true;
-}
-
-// The claims seen live where they were claimed get last_seen = now() (best
-// effort: an auditor with read-only rights on the registry skips it).
-// A quoted element of a PostgreSQL array literal.
-std::string array_element(const std::string &text) {
-    std::string out = "\"";
-    for (const char c : text) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
-    }
-    return out + "\"";
-}
-
-void touch_registry(const std::string &dsn, const std::vector<Server> &servers) {
-    std::string nodes = "{", hosts = "{", dirs = "{", error;
-    for (const Server &s : servers) {
-        if (!s.error.empty()) continue;
-        const std::string sep = nodes.size() > 1 ? "," : "";
-        nodes += sep + std::to_string(s.node);
-        hosts += sep + array_element(s.host);
-        dirs += sep + array_element(s.data_directory);
-    }
-    PgConnection conn;
-    if (!conn.connect(dsn, &error)) return;
-    PgResult ignored;
-    conn.exec("UPDATE locality_uuid_registry.nodes n SET last_seen = now() "
-              "FROM unnest($1::int[], $2::text[], $3::text[]) s(node, host, dir) "
-              "WHERE n.node_id = s.node AND n.host_id = s.host AND n.data_directory = s.dir AND n.retired_at IS NULL",
-              {nodes + "}", hosts + "}", dirs + "}"}, &ignored, &error);
 }
 
 int fleet_audit(int argc, char **argv) {
     Options o;
     std::string error;
-    if (!parse_options(argc, argv, 3, {"--registry", "--targets"}, {"--json"}, &o, &error)) return usage_error(error);
+    if (!parse_options(argc, argv, 3, {"--registry", "--registry-owner", "--targets"}, {"--json"}, &o, &error))
+        return usage_error(error);
     if (!o.has("--registry") || !o.has("--targets")) return usage_error("fleet audit needs --registry DSN and --targets FILE");
     std::ifstream targets(o.get("--targets"));
     if (!targets) return data_error("could not read " + o.get("--targets"));
+    PgConnection registry_conn;
     std::vector<Registered> registry;
-    if (!read_registry(o.get("--registry"), &registry, &error)) return data_error("could not read the registry: " + error);
+    if (!connect_registry(registry_conn, o, /* create */ false, &error) ||
+        !read_registry(registry_conn, &registry, &error))
+        return data_error("could not read the registry: " + error);
     std::vector<Server> servers;
     std::string line;
     for (int n = 1; std::getline(targets, line); ++n) {
@@ -374,7 +454,21 @@ int fleet_audit(int argc, char **argv) {
     }
     if (servers.empty()) return usage_error("no server in " + o.get("--targets"));
     const std::vector<Problem> problems = audit(servers, registry);
-    touch_registry(o.get("--registry"), servers);
+    // The claims seen live where they were claimed get last_seen = now()
+    // (the registry's seen function: a role without EXECUTE on it is told).
+    std::vector<long long> nodes;
+    std::vector<std::string> hosts, dirs;
+    for (const Server &s : servers)
+        if (s.error.empty()) {
+            nodes.push_back(s.node);
+            hosts.push_back(s.host);
+            dirs.push_back(s.data_directory);
+        }
+    std::string mark_error;
+    if (!mark_seen(registry_conn, nodes, hosts, dirs, &mark_error))
+        std::fprintf(stderr, "locality-uuid: last_seen not updated: %s (grant EXECUTE on "
+                             "locality_uuid_registry.seen to the audit's role: doc/fleets.md)\n",
+                     mark_error.c_str());
     if (o.flags.count("--json") != 0) {
         std::printf("{\"servers\":[");
         for (std::size_t i = 0; i < servers.size(); ++i) {
@@ -383,16 +477,20 @@ int fleet_audit(int argc, char **argv) {
             if (!s.error.empty())
                 std::printf(",\"error\":%s}", json_string(s.error).c_str());
             else
-                std::printf(",\"node\":%lld,\"node_source\":%s,\"machine\":\"%s\",\"machine_source\":%s,\"host\":\"%s\","
-                            "\"data_directory\":%s,\"system_identifier\":\"%s\",\"in_recovery\":%s}",
-                            s.node, json_string(s.node_source).c_str(), s.machine.c_str(),
-                            json_string(s.machine_source).c_str(), s.host.c_str(), json_string(s.data_directory).c_str(),
-                            s.system_identifier.c_str(), s.in_recovery ? "true" : "false");
+                std::printf(",\"node\":%lld,\"node_source\":%s,\"machine\":%s,\"machine_name\":%s,\"machine_source\":%s,"
+                            "\"host\":%s,\"host_source\":%s,\"data_directory\":%s,\"system_identifier\":%s,"
+                            "\"in_recovery\":%s}",
+                            s.node, json_string(s.node_source).c_str(), json_string(s.machine).c_str(),
+                            json_string(s.machine_name).c_str(), json_string(s.machine_source).c_str(),
+                            json_string(s.host).c_str(), json_string(s.host_source).c_str(),
+                            json_string(s.data_directory).c_str(), json_string(s.system_identifier).c_str(),
+                            s.in_recovery ? "true" : "false");
         }
         std::printf("],\"problems\":[");
         for (std::size_t i = 0; i < problems.size(); ++i) {
-            std::printf("%s{\"kind\":\"%s\",\"message\":%s,\"servers\":[", i > 0 ? "," : "", problems[i].kind.c_str(),
-                        json_string(problems[i].message).c_str());
+            std::printf("%s{\"kind\":\"%s\",\"message\":%s,\"fix\":%s,\"servers\":[", i > 0 ? "," : "",
+                        problems[i].kind.c_str(), json_string(problems[i].message).c_str(),
+                        json_string(problems[i].fix).c_str());
             for (std::size_t j = 0; j < problems[i].servers.size(); ++j)
                 std::printf("%s%s", j > 0 ? "," : "", json_string(problems[i].servers[j]).c_str());
             std::printf("]}");
@@ -408,10 +506,11 @@ int fleet_audit(int argc, char **argv) {
                             s.in_recovery ? "standby" : "primary", s.node_source.c_str(), s.machine_source.c_str());
         }
         if (problems.empty())
-            std::printf("no problems: %zu servers, %zu registry rows\n", servers.size(), registry.size());
+            std::printf("no problems: %s, %s\n", counted(servers.size(), "server", "servers").c_str(),
+                        counted(registry.size(), "registry row", "registry rows").c_str());
         else
-            std::printf("%zu problems:\n", problems.size());
-        for (const Problem &p : problems) std::printf("  %s\n", p.message.c_str());
+            std::printf("%s:\n", counted(problems.size(), "problem", "problems").c_str());
+        for (const Problem &p : problems) std::printf("  %s\n    fix: %s\n", p.message.c_str(), p.fix.c_str());
     }
     std::fflush(stdout);
     return problems.empty() ? kOk : kBadData;
@@ -419,11 +518,43 @@ int fleet_audit(int argc, char **argv) {
 
 // --- fleet scan ------------------------------------------------------------------
 
+// The node value and milliseconds of every Locality UUID (version b) of
+// the column, grouped, from pg_catalog's built-ins alone (the bytes of
+// uuid_send, as the SQL edition's readers read them): the scan needs no
+// extension in the database it reads, and calls nothing a role could
+// plant. The table and column are quoted by the server (regclass, %I);
+// below 100% it reads pages at random (TABLESAMPLE SYSTEM), and a value's
+// time range is then that of its sample.
+const char kScanQuerySql[] = R"SQL(
+SELECT pg_catalog.format($q$
+SELECT ((pg_catalog.get_byte(b, 6) OPERATOR(pg_catalog.&) 15) OPERATOR(pg_catalog.<<) 24)
+       OPERATOR(pg_catalog.|) (pg_catalog.get_byte(b, 7) OPERATOR(pg_catalog.<<) 16)
+       OPERATOR(pg_catalog.|) (pg_catalog.get_byte(b, 8) OPERATOR(pg_catalog.<<) 8)
+       OPERATOR(pg_catalog.|) pg_catalog.get_byte(b, 9) AS node,
+       pg_catalog.count(*),
+       pg_catalog.min(('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substring(b, 11, 6), 'hex'))
+                      ::pg_catalog.bit(48)::pg_catalog.int8),
+       pg_catalog.max(('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substring(b, 11, 6), 'hex'))
+                      ::pg_catalog.bit(48)::pg_catalog.int8)
+FROM (SELECT pg_catalog.uuid_send(%I) AS b FROM %s %s) s
+WHERE b IS NOT NULL AND (pg_catalog.get_byte(b, 6) OPERATOR(pg_catalog.&) 240) OPERATOR(pg_catalog.=) 176
+GROUP BY 1 ORDER BY 1$q$,
+    $2::pg_catalog.text, $1::pg_catalog.oid::pg_catalog.regclass,
+    CASE WHEN $3::pg_catalog.float8 OPERATOR(pg_catalog.<) 100
+         THEN pg_catalog.format('TABLESAMPLE SYSTEM (%s)', $3::pg_catalog.float8) ELSE '' END)
+)SQL";
+
+std::string iso_millis(long long millis) {
+    char iso[40];
+    locality::format_iso8601_micros(static_cast<std::int64_t>(millis) * 1000, true, iso);
+    return iso;
+}
+
 int fleet_scan(int argc, char **argv) {
     Options o;
     std::string error;
-    if (!parse_options(argc, argv, 3, {"--dsn", "--table", "--column", "--sample", "--registry"}, {"--json"}, &o,
-                       &error))
+    if (!parse_options(argc, argv, 3, {"--dsn", "--table", "--column", "--sample", "--registry", "--registry-owner"},
+                       {"--json"}, &o, &error))
         return usage_error(error);
     if (!o.has("--dsn") || !o.has("--table") || !o.has("--column"))
         return usage_error("fleet scan needs --dsn DSN, --table TABLE and --column COLUMN");
@@ -433,31 +564,42 @@ int fleet_scan(int argc, char **argv) {
     if (*end != '\0' || !(percent > 0 && percent <= 100)) return usage_error("--sample takes a percentage above 0, up to 100");
     std::vector<Registered> registry;
     const bool has_registry = o.has("--registry");
-    if (has_registry && !read_registry(o.get("--registry"), &registry, &error))
-        return data_error("could not read the registry: " + error);
+    if (has_registry) {
+        PgConnection registry_conn;
+        if (!connect_registry(registry_conn, o, /* create */ false, &error) ||
+            !read_registry(registry_conn, &registry, &error))
+            return data_error("could not read the registry: " + error);
+    }
     PgConnection conn;
     if (!conn.connect(o.get("--dsn"), &error)) return data_error("could not connect: " + error);
-    // The table and column are quoted by the server (regclass, quote_ident);
-    // only version-b ids count. A sample below 100% reads pages at random
-    // (TABLESAMPLE SYSTEM): a value's time range is then that of its sample.
+    // The table as the user names it, under the user's own path (as psql
+    // would find it); everything the scan calls is pg_catalog's.
+    // (Two statements: a cast of a parameter is folded when the statement
+    // is planned, before the first one's set_config runs.)
+    PgResult t;
+    std::string table;
+    if (!conn.exec("BEGIN", &error) ||
+        !conn.exec("SELECT pg_catalog.set_config('search_path', $1, true)", {conn.user_search_path()}, &t, &error) ||
+        !conn.exec("SELECT $1::pg_catalog.regclass::pg_catalog.oid", {o.get("--table")}, &t, &error) ||
+        !t.text_at(0, 0, &table) || !conn.exec("ROLLBACK", &error))
+        return data_error(error.empty() ? "could not find table " + o.get("--table") : error);
     PgResult q;
-    if (!conn.exec("SELECT format('SELECT locality_uuid_node(c), count(*), "
-                   "to_char(min(locality_uuid_timestamp(c)) AT TIME ZONE ''UTC'', ''YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"''), "
-                   "to_char(max(locality_uuid_timestamp(c)) AT TIME ZONE ''UTC'', ''YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'') "
-                   "FROM (SELECT %I AS c FROM %s %s) s "
-                   "WHERE c IS NOT NULL AND substr(c::text, 15, 1) = ''b'' GROUP BY 1 ORDER BY 1', $2::text, "
-                   "$1::regclass, CASE WHEN $3::float8 < 100 THEN format('TABLESAMPLE SYSTEM (%s)', $3::float8) ELSE '' END)",
-                   {o.get("--table"), o.get("--column"), sample}, &q, &error))
+    std::string query;
+    if (!conn.exec(kScanQuerySql, {table, o.get("--column"), sample}, &q, &error))
         return data_error(error);
+    if (!q.text_at(0, 0, &query)) return data_error("could not build the scan's query");
     PgResult r;
-    if (!conn.exec(q.text(0, 0), {}, &r, &error)) return data_error(error);
+    if (!conn.exec(query, {}, &r, &error)) return data_error(error);
     std::map<long long, const Registered *> by_node;
     for (const Registered &reg : registry) by_node[reg.node] = &reg;
     const bool json = o.flags.count("--json") != 0;
     int unclaimed = 0;
     if (!json) std::printf("%10s  %10s  %-24s  %-24s  %s\n", "node", "ids", "first", "last", "claim");
     for (int i = 0; i < r.rows(); ++i) {
-        const long long node = std::stoll(r.text(i, 0));
+        long long node = 0, ids = 0, first = 0, last = 0;
+        if (!r.integer_at(i, 0, 0, 268435455, &node) || !r.integer_at(i, 1, 1, 9223372036854775807LL, &ids) ||
+            !r.integer_at(i, 2, 0, 281474976710655LL, &first) || !r.integer_at(i, 3, 0, 281474976710655LL, &last))
+            return data_error("the scan gave a malformed row");
         std::string claim = "-";
         if (has_registry) {
             const auto it = by_node.find(node);
@@ -465,11 +607,11 @@ int fleet_scan(int argc, char **argv) {
             if (it == by_node.end()) ++unclaimed;
         }
         if (json)
-            std::printf("{\"node\":%lld,\"ids\":%s,\"first\":\"%s\",\"last\":\"%s\",\"claim\":%s}\n", node,
-                        r.text(i, 1).c_str(), r.text(i, 2).c_str(), r.text(i, 3).c_str(), json_string(claim).c_str());
+            std::printf("{\"node\":%lld,\"ids\":%lld,\"first\":\"%s\",\"last\":\"%s\",\"claim\":%s}\n", node, ids,
+                        iso_millis(first).c_str(), iso_millis(last).c_str(), json_string(claim).c_str());
         else
-            std::printf("%10lld  %10s  %-24s  %-24s  %s\n", node, r.text(i, 1).c_str(), r.text(i, 2).c_str(),
-                        r.text(i, 3).c_str(), claim.c_str());
+            std::printf("%10lld  %10lld  %-24s  %-24s  %s\n", node, ids, iso_millis(first).c_str(),
+                        iso_millis(last).c_str(), claim.c_str());
     }
     std::fflush(stdout);
     return unclaimed == 0 ? kOk : kBadData;

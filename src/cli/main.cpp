@@ -54,49 +54,109 @@ using locality_cli::kBadData;
 using locality_cli::kBadUsage;
 using locality_cli::usage_error;
 
-const char kHelp[] =
-    "Usage:\n"
-    "  locality-uuid [-n N] [--sequential] [--node-id N]\n"
-    "      Print N (default 1) new Locality UUIDs, variable mode unless --sequential.\n"
-    "      --node-id sets the 28-bit node value (default: last 28 bits of the MAC).\n"
-    "      Unique within one run; runs keep no state, so two runs with one node value\n"
-    "      differ only by process id and by chance (each draws its own starts).\n"
-    "  locality-uuid decode [--sequential] [--json] ID...\n"
-    "      Print counter, process id, MAC fragment and timestamp of each id.\n"
-    "      --sequential reads the counter as written (sequential-mode ids).\n"
-    "      --json prints one JSON object a line instead.\n"
-    "      IDs: hyphenated, 32 digits, or in braces; '-' reads them from standard\n"
-    "      input, one a line.\n"
-    "  locality-uuid v1 --time ISO8601 --clock-seq N --mac MAC\n"
-    "      Print the RFC 4122 version-1 UUID a machine with MAC made at that time\n"
-    "      (same as SQL form_uuid_v1; a seventh fractional digit is the 100 ns tick).\n"
-    "      Times: ISO 8601, up to 9 fractional digits; without offset, UTC.\n"
-    "  locality-uuid v1-time [--json] ID...\n"
-    "      Print the time of version-1 UUIDs, to the microsecond (uuid_v1_timestamp).\n"
-    "  locality-uuid hot --shard-key N [-n N] [--time ISO8601] [--machine-name NAME]\n"
-    "      Print N (default 1) new Hot Guids carrying shard key N (0 to 4294967295), for\n"
-    "      the current second or the given time (whole seconds, 1970 to 2106-02-07T06:28:15Z).\n"
-    "      The machine name defaults to the host name up to its first '.' (as .NET's).\n"
-    "  locality-uuid hot-decode [--json] ID...\n"
-    "      Print shard key, time, counter, process id and machine bytes of each Hot Guid.\n"
-    "  locality-uuid node claim --registry DSN [--host-id ID | --host-identity-file FILE]\n"
-    "                           [--data-directory DIR] --write FILE [--json]\n"
-    "      Claim this host's node value and Hot Guid machine name from the registry\n"
-    "      (created if missing) and write them to FILE (doc/fleets.md). Again on the\n"
-    "      same host and data directory: the same claim.\n"
-    "  locality-uuid node claim --registry DSN --host-id LABEL --block N --write-dir DIR\n"
-    "      Claim N consecutive values for ordinals 0..N-1 (a StatefulSet); write\n"
-    "      DIR/ordinal-I.conf and DIR/ordinal-I.host-id for each.\n"
-    "  locality-uuid fleet audit --registry DSN --targets FILE [--json]\n"
-    "      Read every server's values, sources and binding (one libpq conninfo a line)\n"
-    "      and list shared, unregistered or copied values; exit 1 if any.\n"
-    "  locality-uuid fleet scan --dsn DSN --table T --column C [--sample PCT] [--registry DSN] [--json]\n"
-    "      Node values in a table's Locality UUIDs with their time ranges.\n"
-    "  locality-uuid --version\n"
-    "      Print the version (the extension's it was built with).\n"
-    "  locality-uuid --help\n"
+// The help, a section per command: `locality-uuid --help` prints them
+// all, `locality-uuid COMMAND ... --help` that command's (doc/locality-uuid.1
+// says the same).
+struct HelpSection {
+    const char *command;  // as typed: "decode", "node claim"; "" the generator
+    const char *text;
+};
+
+const HelpSection kHelpSections[] = {
+    {"",
+     "  locality-uuid [-n N] [--sequential] [--node-id N]\n"
+     "      Print N (default 1) new Locality UUIDs, variable mode unless --sequential.\n"
+     "      --node-id sets the 28-bit node value (default: last 28 bits of the MAC).\n"
+     "      Unique within one run; runs keep no state, so two runs with one node value\n"
+     "      differ only by process id and by chance (each draws its own starts).\n"},
+    {"decode",
+     "  locality-uuid decode [--sequential] [--json] ID...\n"
+     "      Print counter, process id, MAC fragment and timestamp of each id.\n"
+     "      --sequential reads the counter as written (sequential-mode ids).\n"
+     "      --json prints one JSON object a line instead.\n"
+     "      IDs: hyphenated, 32 digits, or in braces; '-' reads them from standard\n"
+     "      input, one a line.\n"},
+    {"v1",
+     "  locality-uuid v1 --time ISO8601 --clock-seq N --mac MAC\n"
+     "      Print the RFC 4122 version-1 UUID a machine with MAC made at that time\n"
+     "      (same as SQL form_uuid_v1; a seventh fractional digit is the 100 ns tick).\n"
+     "      Times: ISO 8601, up to 9 fractional digits; without offset, UTC.\n"},
+    {"v1-time",
+     "  locality-uuid v1-time [--json] ID...\n"
+     "      Print the time of version-1 UUIDs, to the microsecond (uuid_v1_timestamp).\n"},
+    {"hot",
+     "  locality-uuid hot --shard-key N [-n N] [--time ISO8601] [--machine-name NAME]\n"
+     "      Print N (default 1) new Hot Guids carrying shard key N (0 to 4294967295), for\n"
+     "      the current second or the given time (whole seconds, 1970 to 2106-02-07T06:28:15Z).\n"
+     "      The machine name defaults to the host name up to its first '.' (as .NET's).\n"},
+    {"hot-decode",
+     "  locality-uuid hot-decode [--json] ID...\n"
+     "      Print shard key, time, counter, process id and machine bytes of each Hot Guid.\n"},
+    {"node claim",
+     "  locality-uuid node claim --registry DSN [--registry-owner ROLE]\n"
+     "                           [--host-id ID | --host-identity-file FILE]\n"
+     "                           [--data-directory DIR] [--node-id N [--machine-name NAME]]\n"
+     "                           --write FILE [--json]\n"
+     "      Claim this host's node value and Hot Guid machine name from the registry\n"
+     "      (created if missing, as the connecting role) and write them to FILE\n"
+     "      (doc/fleets.md); then reload the server, or restart it when the file sets\n"
+     "      host_identity_file (--host-identity-file). Again on the same host and data\n"
+     "      directory: the same claim. --node-id adopts a value the server already has\n"
+     "      (refused if the registry has or had it), with its --machine-name.\n"
+     "      --registry-owner: the role that owns the registry, when it is not the\n"
+     "      connecting role (a provisioner granted EXECUTE on its claim functions).\n"
+     "  locality-uuid node claim --registry DSN [--registry-owner ROLE] --host-id LABEL\n"
+     "                           --block N --write-dir DIR [--data-directory DIR] [--json]\n"
+     "      Claim N consecutive values for ordinals 0..N-1 (a StatefulSet); write\n"
+     "      DIR/ordinal-I.conf and DIR/ordinal-I.host-id for each.\n"},
+    {"fleet audit",
+     "  locality-uuid fleet audit --registry DSN [--registry-owner ROLE] --targets FILE [--json]\n"
+     "      Read every server's values, sources and binding (one libpq conninfo a line)\n"
+     "      and list shared, unregistered or copied values, each with a fix; exit 1 if\n"
+     "      any. The registry must be the connecting role's, or --registry-owner's.\n"},
+    {"fleet scan",
+     "  locality-uuid fleet scan --dsn DSN --table T --column C [--sample PCT]\n"
+     "                           [--registry DSN [--registry-owner ROLE]] [--json]\n"
+     "      Node values in a table's Locality UUIDs with their time ranges, and with\n"
+     "      --registry who claimed each; exit 1 if one is not in the registry.\n"},
+    {"--version",
+     "  locality-uuid --version\n"
+     "      Print the version (the extension's it was built with).\n"
+     "  locality-uuid --help, locality-uuid COMMAND --help\n"
+     "      Print this help, or one command's.\n"},
+};
+
+const char kHelpEnd[] =
     "Exit status: 0 ok, 1 bad data (fleet: problems found), 2 bad usage. Manual: man locality-uuid.\n";
 
+// Prints the sections whose command starts with `command` (all for "");
+// false if none does.
+bool print_help(const std::string &command) {
+    std::string out;
+    for (const HelpSection &h : kHelpSections) {
+        const std::string c = h.command;
+        if (command.empty() || c == command || c.rfind(command + " ", 0) == 0 ||
+            (command == "generate" && c.empty()))
+            out += h.text;
+    }
+    if (out.empty()) return false;
+    std::fputs("Usage:\n", stdout);
+    std::fputs(out.c_str(), stdout);
+    std::fputs(kHelpEnd, stdout);
+    return true;
+}
+
+// The command a --help anywhere after it asks about: "node claim",
+// "fleet", "decode", ... ("" for the generator's own options).
+std::string help_topic(int argc, char **argv) {
+    const std::string first = argc > 1 ? argv[1] : "";
+    if (first == "node" || first == "fleet") {
+        const std::string sub = argc > 2 && argv[2][0] != '-' ? argv[2] : "";
+        return sub.empty() ? first : first + " " + sub;
+    }
+    if (first.empty() || first[0] == '-') return "generate";
+    return first;
+}
 
 // A whole decimal number in [min, max]; no sign tricks, no trailing text.
 bool parse_number(const char *text, long long min, long long max, long long *out) {
@@ -454,12 +514,20 @@ int hot_decode(int argc, char **argv) {
 int main(int argc, char **argv) {
     const std::string command = argc > 1 ? argv[1] : "";
     if (command == "--help" || command == "-h") {
-        std::fputs(kHelp, stdout);
+        print_help("");
         return 0;
     }
     if (command == "--version" || command == "-V") {
         std::printf("locality-uuid %s\n", LOCALITY_UUID_VERSION);
         return 0;
+    }
+    // COMMAND ... --help: that command's help, whatever else is given.
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg != "--help" && arg != "-h") continue;
+        const std::string topic = help_topic(argc, argv);
+        if (print_help(topic)) return 0;
+        return usage_error("no command '" + topic + "'");
     }
     if (command == "decode") return decode(argc, argv);
     if (command == "v1") return v1_form(argc, argv);

@@ -1,5 +1,7 @@
 #include "pg_client.hpp"
 
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 namespace locality_cli {
@@ -28,14 +30,55 @@ bool PgConnection::connect(const std::string &conninfo, std::string *error) {
     // The commands report what they found themselves; the server's NOTICEs
     // (CREATE ... IF NOT EXISTS) would only be noise.
     PQsetNoticeProcessor(conn_, [](void *, const char *) {}, nullptr);
-    // 30 s a statement unless the role, the database, PGOPTIONS or the
-    // conninfo set a limit (a SET, not a startup option: poolers such as
-    // PgBouncer refuse "options"), so that a server whose disk does not
-    // answer cannot hold the audit (locality_uuid_binding() waits for the
-    // counters' lock).
-    return exec("SELECT set_config('statement_timeout', '30s', false) "
-                "WHERE current_setting('statement_timeout') = '0'",
+    // The path first (every name the commands use is schema-qualified
+    // too; the simple protocol analyzes each statement after the one
+    // before it ran). Then 30 s a statement unless the role, the database,
+    // PGOPTIONS or the conninfo set a limit (a SET, not a startup option:
+    // poolers such as PgBouncer refuse "options"), so that a server whose
+    // disk does not answer cannot hold the audit (locality_uuid_binding()
+    // waits for the counters' lock).
+    {
+        const PgResult path(PQexec(conn_, "SELECT pg_catalog.current_setting('search_path')"));
+        if (PQresultStatus(path.get()) == PGRES_TUPLES_OK && path.has(0, 0)) user_path_ = path.text(0, 0);
+    }
+    return exec("SELECT pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false); "
+                "SELECT pg_catalog.set_config('statement_timeout', '30s', false) "
+                "WHERE pg_catalog.current_setting('statement_timeout') OPERATOR(pg_catalog.=) '0'",
                 error);
+}
+
+std::string PgConnection::identifier(const std::string &name) const {
+    char *quoted = PQescapeIdentifier(conn_, name.c_str(), name.size());
+    if (quoted == nullptr) return "\"\"";  // never a valid name: the statement fails
+    std::string out = quoted;
+    PQfreemem(quoted);
+    return out;
+}
+
+bool PgResult::text_at(int row, int col, std::string *out) const {
+    if (!has(row, col)) return false;
+    *out = PQgetvalue(r_, row, col);
+    return true;
+}
+
+bool PgResult::integer_at(int row, int col, long long min, long long max, long long *out) const {
+    if (!has(row, col)) return false;
+    const char *text = PQgetvalue(r_, row, col);
+    if (text[0] == '\0') return false;
+    char *end = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(text, &end, 10);
+    if (errno != 0 || *end != '\0' || v < min || v > max) return false;
+    *out = v;
+    return true;
+}
+
+bool PgResult::bool_at(int row, int col, bool *out) const {
+    if (!has(row, col)) return false;
+    const std::string v = PQgetvalue(r_, row, col);
+    if (v != "t" && v != "f") return false;
+    *out = v == "t";
+    return true;
 }
 
 namespace {
@@ -72,6 +115,13 @@ bool succeeded(PGconn *conn, const PgResult &r, std::string *error, std::string 
         res != nullptr ? trimmed(PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY)) : trimmed(PQerrorMessage(conn));
     *error = (state != nullptr ? std::string(state) + ": " : std::string()) +
              (message.empty() ? trimmed(PQerrorMessage(conn)) : message);
+    // The server's DETAIL and HINT say which row, and what to do.
+    for (const int field : {PG_DIAG_MESSAGE_DETAIL, PG_DIAG_MESSAGE_HINT}) {
+        const char *text = res != nullptr ? PQresultErrorField(res, field) : nullptr;
+        if (text == nullptr || text[0] == '\0') continue;
+        if (error->back() != '.') *error += '.';
+        *error += " " + trimmed(text);
+    }
     return false;
 }
 

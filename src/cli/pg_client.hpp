@@ -33,6 +33,18 @@ public:
     int rows() const { return r_ != nullptr ? PQntuples(r_) : 0; }
     bool is_null(int row, int col) const { return PQgetisnull(r_, row, col) != 0; }
     std::string text(int row, int col) const { return is_null(row, col) ? std::string() : PQgetvalue(r_, row, col); }
+    // Whether the result has that field and it is not NULL.
+    bool has(int row, int col) const {
+        return r_ != nullptr && row >= 0 && row < PQntuples(r_) && col >= 0 && col < PQnfields(r_) &&
+               !is_null(row, col);
+    }
+    // The field as text; false if it is missing or NULL.
+    bool text_at(int row, int col, std::string *out) const;
+    // The field as a whole decimal number in [min, max] (all of it: no
+    // sign tricks, no trailing text); false if missing, NULL or not one.
+    bool integer_at(int row, int col, long long min, long long max, long long *out) const;
+    // The field as a boolean ("t" or "f"); false if missing or NULL.
+    bool bool_at(int row, int col, bool *out) const;
 
 private:
     PGresult *r_ = nullptr;
@@ -48,8 +60,11 @@ public:
         if (conn_ != nullptr) PQfinish(conn_);
     }
 
-    // Connects (at most 10 s unless the conninfo says otherwise); false and
-    // *error on failure.
+    // Connects (at most 10 s unless the conninfo says otherwise) and pins
+    // the session's search_path to pg_catalog, pg_temp, so that no object
+    // another role created in a schema of the role's own path ("$user",
+    // public) is ever found by an unqualified name; false and *error on
+    // failure.
     bool connect(const std::string &conninfo, std::string *error);
 
     // Runs sql with $1.. as text parameters (an empty optional: NULL).
@@ -61,8 +76,17 @@ public:
     // simple query protocol).
     bool exec(const std::string &sql, std::string *error);
 
+    // name as an SQL identifier, quoted where needed (PQescapeIdentifier).
+    std::string identifier(const std::string &name) const;
+
+    // The search_path the session had before connect() pinned it (the
+    // role's, the database's or the conninfo's), for a name the user gives
+    // (fleet scan's table), resolved as the user would resolve it.
+    const std::string &user_search_path() const { return user_path_; }
+
 private:
     PGconn *conn_ = nullptr;
+    std::string user_path_;
 };
 
 }  // namespace locality_cli

@@ -34,20 +34,42 @@ bool host_digest(const std::string &identity, std::string *out);
 // locality_uuid.host_identity_file: /etc/machine-id and the host name.
 bool default_host_identity(std::string *identity, std::string *label);
 
-// Creates the schema, sequence and tables if missing (idempotent).
-bool ensure_registry(PgConnection &conn, std::string *error);
+// Opens the registry: with `create`, makes it if it does not exist and
+// updates an older layout (both only as its owner); then checks that it
+// can be trusted: the schema and everything in it owned by `owner` (the
+// connecting role if empty), no other role able to create in it, write
+// its tables or set its sequence, no trigger, rule or row security
+// policy, and the unique constraints and sequence limits that keep a
+// value from being handed out twice. False and *error otherwise.
+bool open_registry(PgConnection &conn, const std::string &owner, bool create, std::string *error);
 
-// One transaction: the live claim of (host identity, data directory), or
-// a new one. Claimers take turns on a table lock; a claimer that dies
-// before COMMIT leaves nothing.
+// One claim (the registry's claim function, one transaction): the live
+// claim of (host identity, data directory), or a new one; adopt_node > 0
+// takes that value instead (refused if the registry has or had it), with
+// adopt_name as its machine name if not empty. What comes back is checked
+// (check_claim) before it is returned.
 bool claim_node(PgConnection &conn, const std::string &host_identity, const std::string &host_label,
-                const std::string &data_directory, Claim *out, std::string *error);
+                const std::string &data_directory, long long adopt_node, const std::string &adopt_name, Claim *out,
+                std::string *error);
 
 // One transaction: `count` consecutive node values for a StatefulSet (or
 // any set of ordinals): host identities "<label>/0" .. "<label>/<count-1>",
 // each with its own machine name; the existing block if there is one.
 bool claim_block(PgConnection &conn, const std::string &label, const std::string &data_directory, int count,
                  std::vector<Claim> *out, std::string *error);
+
+// The registry's rows, for the audit and the scan.
+struct Registered {
+    long long node;
+    std::string machine_name, machine, host_id, host_label, data_directory;
+    bool retired;
+};
+bool read_registry(PgConnection &conn, std::vector<Registered> *out, std::string *error);
+
+// The audit's mark on the claims it found live where they were claimed
+// (the registry's seen function); false if the role may not run it.
+bool mark_seen(PgConnection &conn, const std::vector<long long> &nodes, const std::vector<std::string> &hosts,
+               const std::vector<std::string> &dirs, std::string *error);
 
 // A value a configuration file line can carry: no control characters.
 bool valid_setting_value(const std::string &text);

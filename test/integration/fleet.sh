@@ -75,7 +75,7 @@ victim=$!
 waiting=no
 for _ in $(seq 100); do
   if [ "$(rq -c "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'locality-uuid'
-                   AND wait_event_type = 'Lock' AND query LIKE 'UPDATE locality_uuid_registry.claims%'")" = 1 ]; then
+                   AND wait_event_type = 'Lock' AND query LIKE '%locality_uuid_registry.claim(%'")" = 1 ]; then
     waiting=yes; break
   fi
   sleep 0.1
@@ -318,6 +318,215 @@ q c01 -c "INSERT INTO orders SELECT locality_uuid_at('2025-06-01'::timestamptz) 
 scan=$("$CLI" fleet scan --dsn "$(dsn c01)" --table orders --column id --registry "$REG")
 check "fleet scan lists the table's node value with its ids, first and last time and claim: $(tail -n 1 <<<"$scan")" \
   'grep -Eq "^ +$(node_of h01) +1010 +2025-06-01T00:00:00.000Z +2026-01-01T16:40:00.000Z +host-h01-" <<<"$scan"'
+
+
+# --- what other roles can do (issue #42) --------------------------------------------------
+echo; echo "== roles: a provisioner, an auditor, a tenant"
+# doc/fleets.md's roles on a registry database of their own: its owner
+# (creates the registry), a provisioner that may only claim, an auditor
+# that may only read (and mark last_seen), and mallory, who may create in
+# public (PostgreSQL 14 and before give every role that).
+rq -c "CREATE ROLE regowner LOGIN" -c "CREATE ROLE prov LOGIN" -c "CREATE ROLE aud LOGIN IN ROLE pg_monitor" \
+   -c "CREATE ROLE mallory LOGIN" -c "CREATE DATABASE reg2 OWNER regowner" >/dev/null
+r2q() { psql -X -q -At -v ON_ERROR_STOP=1 -h "$WORK" -p "${PORT[reg]}" -U "${1:-postgres}" -d reg2 "${@:2}"; }
+r2q postgres -c "GRANT CREATE ON SCHEMA public TO mallory" -c "CREATE SCHEMA trap AUTHORIZATION mallory" >/dev/null
+r2q mallory -c "CREATE SEQUENCE trap.ran" -c "GRANT USAGE ON SCHEMA trap TO PUBLIC" -c "GRANT USAGE ON SEQUENCE trap.ran TO PUBLIC"
+R2="host=$WORK port=${PORT[reg]} dbname=reg2"
+trap_ran() { r2q postgres -c "SELECT is_called FROM trap.ran"; }
+# Review 1.3 finding 2: a public.nextval(text) and pg_advisory_xact_lock(int4)
+# planted before the registry exists, that hand out node 1 again and
+# take the registry.
+r2q mallory <<'SQL'
+CREATE FUNCTION public.nextval(text) RETURNS bigint LANGUAGE plpgsql AS $$
+BEGIN PERFORM pg_catalog.nextval('trap.ran');
+  EXECUTE 'GRANT ALL ON SCHEMA locality_uuid_registry TO mallory';
+  DELETE FROM locality_uuid_registry.nodes WHERE node_id = 1; RETURN 1; END $$;
+CREATE FUNCTION public.pg_advisory_xact_lock(int4) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN PERFORM pg_catalog.nextval('trap.ran'); END $$;
+SQL
+r2q postgres -c "ALTER ROLE regowner SET search_path = \"\$user\", public, pg_catalog" \
+   -c "ALTER ROLE prov SET search_path = \"\$user\", public, pg_catalog" -c "ALTER ROLE aud SET search_path = \"\$user\", public, pg_catalog"
+claim2() {  # claim2 ROLE HOST [OPTIONS...]
+  local role=$1 host=$2; shift 2
+  "$CLI" node claim --registry "$R2 user=$role" --host-id "$host" --data-directory /d --write "$WORK/r2-$host.conf" "$@"
+}
+a=$(claim2 regowner hostA | head -n 1); b=$(claim2 regowner hostB | head -n 1); c=$(claim2 regowner hostC | head -n 1)
+check "claims under a path where public.nextval(text) and pg_advisory_xact_lock(int4) wait: $a / $b / $c" \
+  '[[ "$a" == "node 1,"* ]] && [[ "$b" == "node 2,"* ]] && [[ "$c" == "node 3,"* ]] && [ "$(trap_ran)" = f ] &&
+   [ "$(r2q postgres -c "SELECT count(*) FROM locality_uuid_registry.nodes")" = 3 ] &&
+   [ "$(r2q postgres -c "SELECT has_schema_privilege('"'mallory'"', '"'locality_uuid_registry'"', '"'USAGE'"')")" = f ]'
+# The provisioner: refused without --registry-owner (the registry is not
+# its own), refused without the grants, then claims with them; it cannot
+# write a row itself.
+rc=0; out=$(claim2 prov hostP 2>&1) || rc=$?
+check "a provisioner without --registry-owner is refused (exit $rc): $out" \
+  '[ $rc = 1 ] && [ "$out" = "locality-uuid: the registry is owned by role regowner, not role prov: if role regowner is its owner, pass --registry-owner regowner" ]'
+rc=0; out=$(claim2 prov hostP --registry-owner regowner 2>&1) || rc=$?
+check "... and without the grants (exit $rc): $out" '[ $rc = 1 ] && grep -q "42501: permission denied for schema locality_uuid_registry" <<<"$out"'
+# doc/fleets.md's GRANT blocks, as run there.
+grants=$(sed -n '/<!-- grants-provisioner -->/,/<!-- \/grants-provisioner -->/p;/<!-- grants-auditor -->/,/<!-- \/grants-auditor -->/p' \
+           "$ROOT/doc/fleets.md" | grep -v '^<!--\|^```' | sed 's/\bprovisioner\b/prov/g; s/\bauditor\b/aud/g')
+r2q regowner -c "$grants" >/dev/null
+out=$(claim2 prov hostP --registry-owner regowner | head -n 1)
+check "... and with doc/fleets.md's grants it claims: $out" '[[ "$out" == "node 4, "*"a new claim for hostP"* ]]'
+rc=0; out=$(r2q prov -c "INSERT INTO locality_uuid_registry.nodes VALUES (7, 'x', '\\x000000', md5('x'), 'x', '/x')" 2>&1) || rc=$?
+check "... but writes no row itself (exit $rc)" '[ $rc != 0 ] && grep -q "permission denied for table nodes" <<<"$out"'
+# Adopting a value a server already has (README's Quick start: 17), and
+# its refusal when the registry has it.
+out=$(claim2 prov hostQ --registry-owner regowner --node-id 17 --machine-name db17 | head -n 1)
+check "--node-id adopts a value the registry never had: $out" '[[ "$out" == "node 17, machine name db17 (bytes "*"a new claim for hostQ"* ]]'
+rc=0; out=$(claim2 prov hostR --registry-owner regowner --node-id 17 2>&1) || rc=$?
+check "... and refuses one it has (exit $rc): $out" \
+  '[ $rc = 1 ] && grep -qF "node value 17 is already in the registry. It is claimed for hostQ, data directory /d; a value is never handed out twice." <<<"$out"'
+# Review finding 6: a registry another role created first (with a
+# trigger that pins node 7) is refused before any claim.
+r2q postgres -c "CREATE DATABASE reg3 OWNER regowner" -c "GRANT CREATE ON DATABASE reg3 TO mallory" >/dev/null 2>&1 || true
+psql -X -q -v ON_ERROR_STOP=1 -h "$WORK" -p "${PORT[reg]}" -U mallory -d reg3 <<'SQL'
+CREATE SCHEMA locality_uuid_registry;
+CREATE SEQUENCE locality_uuid_registry.node_values AS integer MINVALUE 1 MAXVALUE 268435455 NO CYCLE;
+CREATE TABLE locality_uuid_registry.nodes (node_id integer, machine_name text, machine_bytes bytea, host_id text,
+  host_label text, data_directory text, adopted boolean DEFAULT false, claimed_at timestamptz DEFAULT now(),
+  last_seen timestamptz, retired_at timestamptz);
+CREATE FUNCTION locality_uuid_registry.pin() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN NEW.node_id := 7; NEW.machine_name := 'lu-7'; RETURN NEW; END $$;
+CREATE TRIGGER pin BEFORE INSERT ON locality_uuid_registry.nodes FOR EACH ROW EXECUTE FUNCTION locality_uuid_registry.pin();
+SQL
+R3="host=$WORK port=${PORT[reg]} dbname=reg3"
+rc=0; out=$("$CLI" node claim --registry "$R3 user=regowner" --host-id h1 --data-directory /pg --write "$WORK/r3.conf" 2>&1) || rc=$?
+check "a registry mallory made first is refused (exit $rc): $out" \
+  '[ $rc = 1 ] && [ ! -e "$WORK/r3.conf" ] && grep -q "the registry is owned by role mallory, not role regowner" <<<"$out"'
+rc=0; out=$("$CLI" node claim --registry "$R3 user=regowner" --registry-owner mallory --host-id h1 --data-directory /pg --write "$WORK/r3.conf" 2>&1) || rc=$?
+check "... and, trusting its owner, for what it lacks (exit $rc)" \
+  '[ $rc = 1 ] && [ ! -e "$WORK/r3.conf" ] && grep -q "table nodes has trigger pin" <<<"$out" &&
+   grep -q "table nodes has no unique constraint on (node_id)" <<<"$out" && grep -q "table claims is missing" <<<"$out"'
+# Rows other roles may write, or that a trigger rewrites, in the owner's
+# own registry.
+r2q regowner -c "GRANT INSERT ON locality_uuid_registry.nodes TO mallory" >/dev/null
+rc=0; out=$(claim2 regowner hostD 2>&1) || rc=$?
+check "the owner's registry is refused while mallory may insert into it (exit $rc)" \
+  '[ $rc = 1 ] && grep -q "role mallory has INSERT on table nodes" <<<"$out"'
+r2q regowner -c "REVOKE INSERT ON locality_uuid_registry.nodes FROM mallory" >/dev/null
+
+# Review finding 4: a schema named after the auditor in an audited
+# database shadows locality_uuid_binding() (and reads other sessions'
+# queries with pg_monitor's rights); finding 5: a database whose
+# "binding" gives no row, or a NULL.
+q c01 -c "CREATE ROLE aud LOGIN IN ROLE pg_monitor" -c "CREATE ROLE mallory LOGIN" -c "CREATE SCHEMA aud AUTHORIZATION mallory" \
+  -c "CREATE SCHEMA trap AUTHORIZATION mallory" -c "CREATE DATABASE hostile" -c "GRANT CREATE ON SCHEMA public TO mallory" >/dev/null
+psql -X -q -v ON_ERROR_STOP=1 -h "$WORK" -p "${PORT[c01]}" -U mallory -d postgres <<'SQL'
+CREATE SEQUENCE trap.ran; GRANT USAGE ON SCHEMA trap TO PUBLIC; GRANT USAGE ON SEQUENCE trap.ran TO PUBLIC;
+GRANT USAGE ON SCHEMA aud TO aud;
+CREATE FUNCTION aud.locality_uuid_binding(OUT node int, OUT node_source text, OUT machine text, OUT machine_source text,
+  OUT host text, OUT host_source text, OUT data_directory text, OUT system_identifier numeric, OUT bound_since timestamptz,
+  OUT run_start int) LANGUAGE plpgsql AS $$
+BEGIN PERFORM pg_catalog.nextval('trap.ran'); node := 1; node_source := 'file /etc/x.conf'; machine := '4c2f75';
+  machine_source := 'file /etc/x.conf'; host := 'x'; data_directory := '/x'; system_identifier := 1; END $$;
+CREATE FUNCTION aud.hot_guid_machine_name() RETURNS text LANGUAGE plpgsql AS $$
+BEGIN PERFORM pg_catalog.nextval('trap.ran'); RETURN 'lu-1'; END $$;
+SQL
+psql -X -q -v ON_ERROR_STOP=1 -h "$WORK" -p "${PORT[c01]}" -U postgres -d hostile <<'SQL'
+CREATE FUNCTION public.locality_uuid_binding(OUT node int, OUT node_source text, OUT machine text, OUT machine_source text,
+  OUT host text, OUT host_source text, OUT data_directory text, OUT system_identifier numeric, OUT bound_since timestamptz,
+  OUT run_start int) RETURNS SETOF record LANGUAGE sql AS $$ SELECT NULL::int, 'x', 'y', 'z', 'h', 'hs', '/d', 1::numeric, NULL::timestamptz, 0 WHERE false $$;
+SQL
+c01_trap() { q c01 -c "SELECT is_called FROM trap.ran"; }
+sed -i "s/port=${PORT[c01]} user=postgres/port=${PORT[c01]} user=aud/" "$WORK/targets"
+echo "host=$WORK port=${PORT[c01]} user=aud dbname=hostile" >>"$WORK/targets"
+q c22 -c "SELECT 1" >/dev/null 2>&1 && echo "host=$WORK port=${PORT[c22]} user=postgres dbname=postgres" >>"$WORK/targets"
+rc=0; "$CLI" fleet audit --registry "$REG" --registry-owner postgres --targets "$WORK/targets" >"$WORK/audit-hostile.out" 2>&1 || rc=$?
+check "with the auditor's shadow schema and a database without the extension: exit $rc, every server read ($(grep -c '' "$WORK/audit-hostile.out") lines), the shadow never ran" \
+  '[ $rc = 1 ] && [ "$(c01_trap)" = f ] && grep -q "$WORK:${PORT[c01]}/hostile: the locality_uuid extension is not installed in this database" "$WORK/audit-hostile.out" &&
+   grep -q "^  $WORK:${PORT[c22]}/postgres: node value 999999 comes from data directory file" "$WORK/audit-hostile.out" &&
+   grep -q "^    fix: " "$WORK/audit-hostile.out"'
+q c01 -d hostile -c "CREATE EXTENSION locality_uuid SCHEMA public" >/dev/null 2>&1 || true
+rc=0; "$CLI" fleet audit --registry "$REG" --registry-owner postgres --targets "$WORK/targets" --json >"$WORK/audit-hostile.json" 2>&1 || rc=$?
+check "... and as JSON, every problem with a fix (exit $rc)" \
+  '[ $rc = 1 ] && python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert all(p[\"fix\"] for p in r[\"problems\"]), r" "$WORK/audit-hostile.json"'
+
+# The auditor's grants: the audit reads the registry and marks last_seen.
+rc=0; out=$("$CLI" fleet audit --registry "$R2 user=aud" --registry-owner regowner --targets "$WORK/targets" 2>&1 >/dev/null) || rc=$?
+seen=$(r2q postgres -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE last_seen IS NOT NULL")
+check "the auditor, with doc/fleets.md's grants, reads the registry (exit $rc: the fleet's servers are not in reg2) without a complaint: '$out'" \
+  '[ $rc = 1 ] && [ -z "$out" ]'
+
+# --- the tool's own calls under look-alikes of each (issue #42) ----------------------------
+echo; echo "== every function and operator the tool calls, planted in public and \"\$user\""
+# Discovery: the plans of every statement the tool's sessions run
+# (debug_print_plan for its logins), in the two servers' logs: the
+# registry (reg2) and an audited server (c01).
+for role in regowner prov aud; do
+  r2q postgres -c "ALTER ROLE $role SET debug_print_plan = on" -c "ALTER ROLE $role SET debug_print_rewritten = on" >/dev/null
+done
+q c01 -c "ALTER ROLE aud SET debug_print_plan = on" -c "ALTER ROLE aud SET debug_print_rewritten = on" \
+  -c "ALTER ROLE aud SET search_path = \"\$user\", public, pg_catalog" -c "GRANT CREATE ON SCHEMA public TO mallory" >/dev/null
+q c01 -c "CREATE TABLE public.orders2 AS SELECT * FROM orders" -c "GRANT SELECT ON public.orders2 TO aud" >/dev/null
+echo "host=$WORK port=${PORT[c01]} user=aud dbname=postgres" >"$WORK/targets-one"
+run_tool() {  # the tool's commands, each kind once; their output, new or existing alike
+  {
+    claim2 regowner hostA | head -n 1
+    claim2 regowner hostE | head -n 1
+    claim2 prov hostP --registry-owner regowner | head -n 1
+    claim2 prov hostQ --registry-owner regowner --node-id 17 --machine-name db17 | head -n 1
+    mkdir -p "$WORK/blk"
+    "$CLI" node claim --registry "$R2 user=prov" --registry-owner regowner --host-id set-x --block 2 \
+      --data-directory /data --write-dir "$WORK/blk"
+  } | sed 's/: a new claim/: CLAIM/; s/: the existing claim/: CLAIM/'
+  "$CLI" fleet audit --registry "$R2 user=aud" --registry-owner regowner --targets "$WORK/targets-one" 2>&1 |
+    sed 's/[0-9a-f]\{16\}/DIGEST/g' || true
+  "$CLI" fleet scan --dsn "host=$WORK port=${PORT[c01]} user=aud dbname=postgres" --table public.orders2 --column id \
+    --registry "$R2 user=aud" --registry-owner regowner 2>&1 || true
+}
+reg_from=$(stat -c %s "$WORK/reg.log"); c01_from=$(stat -c %s "$WORK/c01.log")
+run_tool discover >"$WORK/tool-clean.out"
+oids() { tail -c +"$2" "$1" | grep -oE ":($3) [0-9]+" | awk '{print $2}' | sort -un | paste -sd, -; }
+# plant PSQL-COMMAND SCHEMA... : look-alikes of the logged operators and
+# functions (same name, the exact argument types, and all-text arguments,
+# which an unknown literal prefers), each counting in trap.ran.
+plant() {
+  local log=$1 from=$2 port=$3 db=$4; shift 4
+  local ops fns schema
+  ops=$(oids "$log" "$from" opno); fns=$(oids "$log" "$from" 'funcid|opfuncid')
+  for schema in "$@"; do
+    psql -X -q -At -h "$WORK" -p "$port" -U postgres -d "$db" -c "SET search_path = pg_catalog" -c "
+      SELECT format(\$f\$CREATE OR REPLACE FUNCTION %I.%I(%s) RETURNS %s%s LANGUAGE plpgsql AS
+        \$b\$BEGIN PERFORM pg_catalog.nextval('trap.ran'); %s END\$b\$;\$f\$,
+        '$schema', p.proname, a.args, CASE WHEN p.proretset THEN 'SETOF ' ELSE '' END, format_type(p.prorettype, NULL),
+        CASE WHEN p.proretset OR p.prorettype = 'void'::regtype THEN 'RETURN;' ELSE 'RETURN NULL;' END)
+      FROM pg_proc p,
+           LATERAL (SELECT pg_get_function_identity_arguments(p.oid) AS args
+                    UNION SELECT string_agg('text', ', ') FROM unnest(p.proargtypes) WHERE p.pronargs > 0) a
+      WHERE p.oid = ANY ('{$fns}'::oid[]) AND p.prokind = 'f' AND a.args IS NOT NULL
+        AND NOT EXISTS (SELECT FROM unnest(p.proargtypes || p.prorettype) t JOIN pg_type y ON y.oid = t
+                        WHERE y.typtype = 'p' AND y.oid NOT IN ('void'::regtype, 'record'::regtype))
+        AND p.prorettype <> 'record'::regtype
+      UNION ALL
+      SELECT format(\$f\$CREATE OR REPLACE FUNCTION %I.op_%s(%s) RETURNS %s LANGUAGE plpgsql AS
+        \$b\$BEGIN PERFORM pg_catalog.nextval('trap.ran'); RETURN NULL; END\$b\$;
+        CREATE OPERATOR %I.%s (%sRIGHTARG = %s, FUNCTION = %I.op_%s);\$f\$,
+        '$schema', o.oid, concat_ws(', ', CASE WHEN o.oprleft <> 0 THEN format_type(o.oprleft, NULL) END, format_type(o.oprright, NULL)),
+        format_type(o.oprresult, NULL), '$schema', o.oprname,
+        CASE WHEN o.oprleft <> 0 THEN format('LEFTARG = %s, ', format_type(o.oprleft, NULL)) ELSE '' END,
+        format_type(o.oprright, NULL), '$schema', o.oid)
+      FROM pg_operator o WHERE o.oid = ANY ('{$ops}'::oid[])
+        AND NOT EXISTS (SELECT FROM pg_type y WHERE y.oid IN (o.oprleft, o.oprright, o.oprresult) AND y.typtype = 'p')" \
+      >"$WORK/plant-$schema-$port.sql"
+    { echo "SET search_path = pg_catalog;"; cat "$WORK/plant-$schema-$port.sql"; } |
+      psql -X -q -h "$WORK" -p "$port" -U mallory -d "$db" >/dev/null 2>"$WORK/plant-$schema-$port.err" || true
+  done
+  echo "$(grep -o ',' <<<"$fns" | wc -l) functions and $(grep -o ',' <<<"$ops" | wc -l) operators (+1 each)"
+}
+q c01 -c "CREATE SCHEMA IF NOT EXISTS prov AUTHORIZATION mallory" -c "CREATE SCHEMA IF NOT EXISTS regowner AUTHORIZATION mallory" >/dev/null
+r2q postgres -c "CREATE SCHEMA regowner AUTHORIZATION mallory" -c "CREATE SCHEMA prov AUTHORIZATION mallory" \
+  -c "CREATE SCHEMA aud AUTHORIZATION mallory" -c "GRANT USAGE ON SCHEMA regowner, prov, aud TO PUBLIC" >/dev/null
+q c01 -c "GRANT USAGE ON SCHEMA aud TO PUBLIC" >/dev/null
+on_reg=$(plant "$WORK/reg.log" "$reg_from" "${PORT[reg]}" reg2 public regowner prov aud)
+on_c01=$(plant "$WORK/c01.log" "$c01_from" "${PORT[c01]}" postgres public aud)
+planted_reg=$(r2q postgres -c "SELECT count(*) FROM pg_proc WHERE pronamespace IN ('public'::regnamespace, 'regowner'::regnamespace, 'prov'::regnamespace, 'aud'::regnamespace)")
+planted_c01=$(q c01 -c "SELECT count(*) FROM pg_proc WHERE pronamespace IN ('public'::regnamespace, 'aud'::regnamespace)")
+run_tool again >"$WORK/tool-planted.out"
+check "look-alikes of what the tool's plans use ($on_reg on the registry, $on_c01 on the audited server; $planted_reg and $planted_c01 planted), under paths that search them before pg_catalog: the same answers, and no plant ran" \
+  '[ "$planted_reg" -gt 20 ] && [ "$planted_c01" -gt 10 ] && diff "$WORK/tool-clean.out" "$WORK/tool-planted.out" >&2 &&
+   [ "$(trap_ran)" = f ] && [ "$(c01_trap)" = f ]'
 
 echo
 [ "$failures" = 0 ] && echo "all fleet checks passed" || { echo "$failures fleet checks FAILED"; exit 1; }
