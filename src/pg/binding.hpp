@@ -56,9 +56,15 @@ struct Binding {
 // name reloaded.
 void current_binding(Binding *out);
 
-// Whether two bindings are the same place: host, data directory and system
-// identifier, all known and equal. A move or a copy changes at least one;
-// a new node value or machine name does not.
+// Whether locality_uuid.host_identity_file is set and cannot be read now
+// (read again at each call): the host is then unknown, which is an error
+// to fix, not another host.
+bool host_identity_unreadable();
+
+// Whether two bindings are the same place: host, data directory (as
+// resolved: realpath) and system identifier, all known and equal. A move
+// or a copy changes at least one; a new node value or machine name does
+// not.
 bool same_place(const Binding &a, const Binding &b);
 
 // Whether the node value, the machine bytes and where each comes from agree

@@ -98,10 +98,10 @@ void define_settings() {
     // Fleets enforce assigned node values at deployment, never at failover.
     DefineCustomBoolVariable(
         "locality_uuid.require_node_id",
-        "Refuses server-wide ids unless node_id and machine_name come from a file outside the data directory.",
-        "On: a node value from a MAC address, a machine name from the host name, or either from "
-        "postgresql.auto.conf or another file in the data directory (which every copy of it carries) "
-        "gets error 55000 at the first id.",
+        "Refuses server-wide ids whose node value or machine name does not come from a file outside the data directory.",
+        "On: Locality UUIDs whose node_id comes from a MAC address, and Hot Guids whose machine_name comes from "
+        "the host name, or either from postgresql.auto.conf or another file in the data directory (which every "
+        "copy of it carries), get error 55000.",
         &setting_require_node_id, false,
         process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP, 0, nullptr, nullptr, nullptr);
 

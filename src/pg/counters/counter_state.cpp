@@ -40,29 +40,35 @@ void drop_blocks_of_lowered_runs(SharedCounters *shared, SharedCells &cells) {
 
 // What this backend last checked of the node value and machine name
 // (settings.hpp's generation; UINT32_MAX: never), and why
-// locality_uuid.require_node_id refuses them ("" if it does not).
+// locality_uuid.require_node_id refuses each kind of id ("" if it does
+// not): Locality UUIDs without a node value of a host file, Hot Guids
+// without a machine name of one.
 uint32 identity_seen = UINT32_MAX;
-char require_refusal[MAXPGPATH + 64] = "";
+char refusal_locality[MAXPGPATH + 64] = "";
+char refusal_hot_guid[MAXPGPATH + 64] = "";
 
-// After a start or a reload of the node value or machine name: whether
-// locality_uuid.require_node_id refuses them, and whether the binding
-// records them (a reload that changed them rebinds; LOG, old and new).
+// After a start or a reload of the node value or machine name: what
+// locality_uuid.require_node_id refuses, and whether the binding records
+// them (a reload that changed them rebinds; LOG, old and new).
 void check_identity(SharedCounters *shared) {
     const uint32 generation = identity_settings_generation;
-    require_refusal[0] = '\0';
+    refusal_locality[0] = refusal_hot_guid[0] = '\0';
     if (setting_require_node_id) {
         char why[MAXPGPATH + 64];
-        if (!values_from_host_files(why, sizeof why)) strlcpy(require_refusal, why, sizeof require_refusal);
+        if (!node_value_from_host_file(why, sizeof why)) strlcpy(refusal_locality, why, sizeof refusal_locality);
+        if (!machine_name_from_host_file(why, sizeof why)) strlcpy(refusal_hot_guid, why, sizeof refusal_hot_guid);
     }
     if (rebind_values(shared)) identity_seen = generation;
 }
 
+enum class IdKind : uint8 { locality, hot_guid };
+
 // Calls make(locality_cells, hot_guid_cells, reservation) with the active
 // storage: the server's shared memory (whose draws must be reserved), or
-// this backend's own counters. The kinds differ in type, hence a generic
-// callable.
+// this backend's own counters, for an id of `kind`. The kinds differ in
+// type, hence a generic callable.
 template <class Make>
-auto with_active_cells(Make make) {
+auto with_active_cells(IdKind kind, Make make) {
     SharedCounters *shared = shared_counters();
     if (shared == nullptr) {
         check_session_counters();
@@ -83,8 +89,11 @@ auto with_active_cells(Make make) {
     // an accept) moves the counters away from its origin's
     // (reservations/dealign.hpp).
     if (pg_atomic_read_u32(&shared->moves_pending) != 0) settle_moves(shared);
+    // A start that could not read the host identity file: nothing until it can.
+    if (pg_atomic_read_u32(&shared->identity_unreadable) != 0) settle_identity(shared);
     if (identity_seen != identity_settings_generation) check_identity(shared);
-    if (require_refusal[0] != '\0') report_node_not_assigned(require_refusal);
+    const char *refusal = kind == IdKind::hot_guid ? refusal_hot_guid : refusal_locality;
+    if (refusal[0] != '\0') report_node_not_assigned(refusal, kind == IdKind::hot_guid);
     pg_read_barrier();  // the counters as restore_late or the move left them
     SharedCells &cells = shared_cells();
     // Fixed for the server's life, except when replay adopts the primary's
@@ -133,7 +142,7 @@ void wait_for_next_second(int64 seconds) {
 locality::Uuid16 make_locality_id(bool at_given_time, locality::Mode mode, int64 millis) {
     const locality::Stamp stamp = current_stamp();
     locality::Uuid16 id;
-    const locality::GenStatus status = with_active_cells([&](auto &cells, auto &, auto reservation) {
+    const locality::GenStatus status = with_active_cells(IdKind::locality, [&](auto &cells, auto &, auto reservation) {
         return at_given_time ? locality::make_id_at(cells, window_bases, mode, millis, stamp, &id, reservation)
                              : locality::make_clock_id(cells, window_bases, mode, millis, stamp, &id, reservation);
     });
@@ -145,7 +154,7 @@ locality::Uuid16 make_hot_guid(bool at_given_time, int64 seconds, uint32 shard_k
     const locality::HotStamp stamp = current_hot_stamp();
     locality::Uuid16 id;
     auto make = [&](int64 at) {
-        return with_active_cells([&](auto &, auto &hot_cells, auto reservation) {
+        return with_active_cells(IdKind::hot_guid, [&](auto &, auto &hot_cells, auto reservation) {
             return at_given_time ? locality::make_hot_guid_at(hot_cells, at, stamp, shard_key, &id, reservation)
                                  : locality::make_hot_guid_now(hot_cells, at, stamp, shard_key, &id, reservation);
         });

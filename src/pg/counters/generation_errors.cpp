@@ -5,6 +5,7 @@
 #include "reservations/reservation.hpp"
 #include "reservations/restore.hpp"
 #include "reservations/state_file.hpp"
+#include "settings.hpp"
 
 namespace locality_pg {
 
@@ -39,13 +40,35 @@ void report_unavailable(SharedCounters *s) {
     report_unreadable(s, /* accepting */ false);
 }
 
-void report_node_not_assigned(const char *why) {
+void report_node_not_assigned(const char *why, bool hot_guid) {
     ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                     errmsg("locality_uuid.require_node_id is on: %s", why),
-                    errdetail("Server-wide ids need locality_uuid.node_id and locality_uuid.machine_name from "
-                              "a configuration file of this host outside the data directory, which no copy "
-                              "of the data directory carries."),
-                    errhint("Put both settings in such a file (README, \"Node identity\") and reload.")));
+                    hot_guid ? errdetail("Hot Guids made with the server-wide counters need "
+                                         "locality_uuid.machine_name from a configuration file of this host outside "
+                                         "the data directory, which no copy of the data directory carries.")
+                             : errdetail("Locality UUIDs made with the server-wide counters need "
+                                         "locality_uuid.node_id from a configuration file of this host outside "
+                                         "the data directory, which no copy of the data directory carries."),
+                    errhint("Put %s in such a file (README, \"Node identity\") and reload.",
+                            hot_guid ? "locality_uuid.machine_name" : "locality_uuid.node_id")));
+    pg_unreachable();
+}
+
+void report_identity_unreadable() {
+    const char *file = setting_host_identity_file != nullptr ? setting_host_identity_file : "";
+    // The file's own error: opened again here (no ereport between).
+    FILE *f = fopen(file, "r");
+    const int open_errno = f == nullptr ? errno : 0;
+    if (f != nullptr) fclose(f);
+    errno = open_errno;
+    ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                    open_errno != 0 ? errmsg("could not read the host identity file \"%s\": %m", file)
+                                    : errmsg("the host identity file \"%s\" holds no identity", file),
+                    errdetail("The server-wide counters are bound to this host's identity "
+                              "(locality_uuid.host_identity_file); until it can be read, this server cannot tell "
+                              "this host from another, and makes no server-wide id."),
+                    errhint("Make the file readable by the server, its first line the host identity; ids are made "
+                            "again without a restart.")));
     pg_unreachable();
 }
 

@@ -22,9 +22,15 @@ namespace locality_pg {
 // for a superuser's accept, which accepted nothing (review G8).
 [[noreturn]] void report_unreadable(SharedCounters *s, bool accepting);
 
-// locality_uuid.require_node_id is on and `why` says what is not from a
-// file of this host outside the data directory (55000).
-[[noreturn]] void report_node_not_assigned(const char *why);
+// locality_uuid.require_node_id is on and `why` says what the kind of id
+// being made (Hot Guids: the machine name; Locality UUIDs: the node
+// value) does not take from a file of this host outside the data
+// directory (55000).
+[[noreturn]] void report_node_not_assigned(const char *why, bool hot_guid);
+
+// locality_uuid.host_identity_file cannot be read (55000, the file's
+// error): the counters' binding cannot be checked.
+[[noreturn]] void report_identity_unreadable();
 
 // A draw past the reserved mark whose refill could not write the file.
 [[noreturn]] void report_not_reserved();

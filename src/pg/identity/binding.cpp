@@ -3,6 +3,8 @@
 // where each comes from.
 #include "binding.hpp"
 
+#include <limits.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <ctime>
@@ -51,7 +53,13 @@ void host_identity(Binding *b) {
 void current_binding(Binding *out) {
     memset(out, 0, sizeof *out);
     host_identity(out);
-    strlcpy(out->data_directory, DataDir != nullptr ? DataDir : "", sizeof out->data_directory);
+    // The directory itself, however it is reached: a start through a
+    // symbolic link, or another mount of the same path, is the same place.
+    char resolved[PATH_MAX];
+    if (DataDir != nullptr && realpath(DataDir, resolved) != nullptr)
+        strlcpy(out->data_directory, resolved, sizeof out->data_directory);
+    else
+        strlcpy(out->data_directory, DataDir != nullptr ? DataDir : "", sizeof out->data_directory);
     out->system_identifier = GetSystemIdentifier();
     out->node = static_cast<int32>(current_node());
     if (setting_node_id != kNodeIdDetect)
@@ -65,6 +73,13 @@ void current_binding(Binding *out) {
     else
         strlcpy(out->machine_source, "host name", sizeof out->machine_source);
     out->since = static_cast<int64>(time(nullptr));
+}
+
+bool host_identity_unreadable() {
+    Binding b;
+    memset(&b, 0, sizeof b);
+    host_identity(&b);
+    return b.host[0] == '\0' && setting_host_identity_file != nullptr && setting_host_identity_file[0] != '\0';
 }
 
 bool same_place(const Binding &a, const Binding &b) {

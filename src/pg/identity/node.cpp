@@ -93,16 +93,28 @@ void detect_node_for_server() {
     } else if (setting_source("locality_uuid.machine_name", source, sizeof source) ==
                SettingSource::data_directory_file) {
         warn_data_directory("the Hot Guid machine name", source);
+    } else {
+        ereport(LOG, (errmsg("locality_uuid: Hot Guid machine name \"%s\", from locality_uuid.machine_name (%s)",
+                             machine, source)));
     }
+    // What require_node_id refuses until the values come from a host file:
+    // said at start, so that the refusal is no surprise at the first id.
     char why[MAXPGPATH + 64];
-    if (setting_require_node_id && !values_from_host_files(why, sizeof why))
+    if (setting_require_node_id && !node_value_from_host_file(why, sizeof why))
         ereport(WARNING, (errmsg("locality_uuid.require_node_id is on: %s", why),
-                          errdetail("Server-wide ids are refused until both values come from a configuration "
-                                    "file of this host outside the data directory."),
+                          errdetail("Locality UUIDs made with the server-wide counters are refused until "
+                                    "locality_uuid.node_id comes from a configuration file of this host outside "
+                                    "the data directory."),
+                          errhint("%s", kHostFileHint)));
+    if (setting_require_node_id && !machine_name_from_host_file(why, sizeof why))
+        ereport(WARNING, (errmsg("locality_uuid.require_node_id is on: %s", why),
+                          errdetail("Hot Guids made with the server-wide counters are refused until "
+                                    "locality_uuid.machine_name comes from a configuration file of this host "
+                                    "outside the data directory; Locality UUIDs are not."),
                           errhint("%s", kHostFileHint)));
 }
 
-bool values_from_host_files(char *why, size_t size) {
+bool node_value_from_host_file(char *why, size_t size) {
     char source[MAXPGPATH + 32];
     if (setting_node_id == kNodeIdDetect) {
         snprintf(why, size, "the node value comes from %s", current_node_source());
@@ -112,6 +124,11 @@ bool values_from_host_files(char *why, size_t size) {
         snprintf(why, size, "locality_uuid.node_id comes from %s", source);
         return false;
     }
+    return true;
+}
+
+bool machine_name_from_host_file(char *why, size_t size) {
+    char source[MAXPGPATH + 32];
     if (setting_machine_name == nullptr || setting_machine_name[0] == '\0') {
         snprintf(why, size, "the Hot Guid machine name comes from the host name");
         return false;

@@ -12,10 +12,12 @@ namespace locality_pg {
 // (a MAC address, the host name, a file in the data directory, none).
 void detect_node_for_server();
 
-// Whether locality_uuid.node_id and locality_uuid.machine_name both come
-// from configuration files outside the data directory (what
-// locality_uuid.require_node_id asks); if not, why, into why.
-bool values_from_host_files(char *why, size_t size);
+// What locality_uuid.require_node_id asks of each kind of id: Locality
+// UUIDs need locality_uuid.node_id, Hot Guids locality_uuid.machine_name,
+// from a configuration file of this host outside the data directory.
+// Whether the value comes from such a file; if not, why, into why.
+bool node_value_from_host_file(char *why, size_t size);
+bool machine_name_from_host_file(char *why, size_t size);
 
 uint32 current_node();
 

@@ -21,7 +21,9 @@ extern "C" {
 }
 
 #include "generator.hpp"
+#include "counters/generation_errors.hpp"
 #include "reservations/binding_file.hpp"
+#include "settings.hpp"
 #include "reservations/marks.hpp"
 #include "reservations/reservation.hpp"
 #include "reservations/restore_steps.hpp"
@@ -45,6 +47,10 @@ struct StartDecision {
     Binding before;
     StartAction action;
     char why[MAXPGPATH + 128];
+    // WARNING for what may be a copy; LOG for what is known to be this
+    // server's own doing (an upgrade from a library that bound nothing, a
+    // host identity changed through the settings, a recovery's due move).
+    int level;
 };
 StartDecision at_start;
 
@@ -78,11 +84,16 @@ void log_binding(int level, const char *message, const char *why, const Binding 
     else
         strlcpy(was, "unknown", kDescribed);
     describe_binding(now, is, kDescribed);
-    if (why != nullptr)
+    // The copy's HINT only where a copy is what the move may be about
+    // (WARNING); a move graded LOG says what it is in its message.
+    if (why != nullptr && level >= WARNING)
         ereport(level, (errmsg("locality_uuid: %s: %s", message, why),
                         errdetail("Bound before: %s. Bound now: %s, run start %u.", was, is, now.run_start),
                         errhint("A copy and its origin continue from unrelated places; give each server its own "
                                 "locality_uuid.node_id and locality_uuid.machine_name (README, \"Node identity\").")));
+    else if (why != nullptr)
+        ereport(level, (errmsg("locality_uuid: %s: %s", message, why),
+                        errdetail("Bound before: %s. Bound now: %s, run start %u.", was, is, now.run_start)));
     else
         ereport(level, (errmsg("locality_uuid: %s", message),
                         errdetail("Bound before: %s. Bound now: %s, run start %u.", was, is, now.run_start)));
@@ -168,36 +179,61 @@ void apply_target(SharedCounters *s, const MoveTarget &t) {
                          static_cast<uint64>(pg_atomic_read_u64(&s->hot_draws.value)), t.run_start)));
 }
 
-// Why the counters must move at a start that replays nothing ("" if not).
-// Whatever cannot be known (no binding file beside a state file: a copy,
-// or a server that ran a library before the binding; a host whose
-// identity cannot be read) counts as elsewhere: a move costs next to
-// nothing, a missed one repeats ids.
+// Why the counters must move at a start that replays nothing ("" if not),
+// and how loudly (*level). Whatever cannot be known (no binding file
+// beside a state file: a copy, or a server that ran a library before the
+// binding) counts as elsewhere: a move costs next to nothing, a missed one
+// repeats ids. A host identity file that cannot be read is not "elsewhere"
+// but unknown: the place is then judged by data directory and system
+// identifier alone, and the host waits for the file (settle_identity).
 void why_move(const Binding &stored, BindingRead read, const Binding &now, const ReservedState &saved,
-              bool restored, char *why, size_t size) {
+              bool restored, char *why, size_t size, int *level) {
     why[0] = '\0';
+    *level = WARNING;
     if (!restored) return;  // fresh counters: nothing to move away from
     const uint64 ours = GetSystemIdentifier();
+    const bool host_unknown = now.host[0] == '\0' && host_identity_unreadable();
     if (saved.system_identifier != 0 && saved.system_identifier != ours) {
         snprintf(why, size, "\"%s\" was written by another cluster (system identifier " UINT64_FORMAT ")",
                  kStateFile, static_cast<uint64>(saved.system_identifier));
     } else if (read == BindingRead::corrupt || read == BindingRead::io_error) {
         snprintf(why, size, "\"%s\" could not be read", kBindingFile);
     } else if (read == BindingRead::missing) {
-        snprintf(why, size, "no \"%s\" beside the state file (a copy, or a library before 1.3 bound nothing)",
-                 kBindingFile);
+        // This cluster's state file without a binding: the first start of
+        // 1.3 on a file of 1.2 (which bound nothing), or a binding file
+        // removed. A copy made under 1.2 looks the same, hence the move;
+        // nothing here suggests one, hence LOG.
+        snprintf(why, size,
+                 "first start with a binding: \"%s\" is this cluster's, and no \"%s\" is beside it (a library "
+                 "before 1.3 bound nothing, or the file was removed); moved once, as a copy made before would be",
+                 kStateFile, kBindingFile);
+        *level = LOG;
     } else if (stored.state == BindingState::due) {
         snprintf(why, size, "recovery replayed another server's WAL before this start");
-    } else if (now.host[0] == '\0') {
+        *level = LOG;
+    } else if (now.host[0] == '\0' && !host_unknown) {
         snprintf(why, size, "this host's identity cannot be read (%s)", now.host_source);
-    } else if (!same_place(stored, now)) {
-        const char *what = stored.system_identifier != now.system_identifier ? "with another system identifier"
-                           : strcmp(stored.data_directory, now.data_directory) != 0 ? "in another data directory"
-                                                                                      : "on another host";
-        snprintf(why, size, "the counters were bound elsewhere; this server started %s", what);
+    } else if (host_unknown ? !(stored.system_identifier == now.system_identifier &&
+                                 strcmp(stored.data_directory, now.data_directory) == 0)
+                            : !same_place(stored, now)) {
+        const bool other_system = stored.system_identifier != now.system_identifier;
+        const bool other_directory = strcmp(stored.data_directory, now.data_directory) != 0;
+        if (!other_system && !other_directory && strcmp(stored.host_source, now.host_source) != 0) {
+            // Same cluster, same directory, the identity read from another
+            // source: the settings changed (locality_uuid.host_identity_file
+            // set or changed). A clone whose operator changed it looks the
+            // same: moved, but said as what it most likely is.
+            snprintf(why, size, "the host identity now comes from %s (it came from %s): moved once, as for "
+                     "another host", now.host_source, stored.host_source);
+            *level = LOG;
+        } else {
+            snprintf(why, size, "the counters were bound elsewhere; this server started %s",
+                     other_system ? "with another system identifier"
+                     : other_directory ? "in another data directory"
+                                       : "on another host");
+        }
     }
 }
-
 
 // Draws a move from where s stands (away from s's run start, the one the
 // counters were bound with), records it in the binding file, and applies
@@ -272,6 +308,8 @@ void check_binding_at_start(SharedCounters *s, const ReservedState &saved, bool 
         // raising only, and the copy moves on its own below.
         if (!restored) start_at_target(s, stored.target);
         apply_target(s, stored.target);
+        s->start_target = stored.target;
+        s->start_moved = true;
         if (same_place(stored, now) && same_cluster) {
             strlcpy(at_start.why, "completing the move recorded before the last stop", sizeof at_start.why);
             s->bound = stored;  // "moving" until the file holds it
@@ -279,7 +317,23 @@ void check_binding_at_start(SharedCounters *s, const ReservedState &saved, bool 
             return;
         }
     }
-    why_move(stored, at_start.read, now, saved, restored, at_start.why, sizeof at_start.why);
+    why_move(stored, at_start.read, now, saved, restored, at_start.why, sizeof at_start.why, &at_start.level);
+    // A host identity file that cannot be read, and nothing else to move
+    // for: server-wide ids wait until it can be read (settle_identity),
+    // then the start's decision is made with it.
+    if (at_start.why[0] == '\0' && host_identity_unreadable()) {
+        pg_atomic_write_u32(&s->identity_unreadable, 1);
+        at_start.action = StartAction::none;
+        ereport(WARNING, (errmsg("locality_uuid: could not read the host identity file \"%s\": server-wide ids wait "
+                                 "until it can be read",
+                                 setting_host_identity_file),
+                          errdetail("The server-wide counters are bound to the host identity it holds; without it "
+                                    "this start cannot tell this host from another, and moving the counters at "
+                                    "every such start would bring them nearer their own earlier ids."),
+                          errhint("Make the file readable by the server (its first line is the host identity); "
+                                  "ids are made again without a restart.")));
+        return;
+    }
     // The origin completes that same target at its next start: a copy that
     // stands on it (even without a state file of its own) moves on.
     if (at_start.why[0] == '\0' && at_start.before_known && stored.state == BindingState::moving)
@@ -292,6 +346,13 @@ void check_binding_at_start(SharedCounters *s, const ReservedState &saved, bool 
         return;
     }
     at_start.action = move_now(s, fresh, at_start.why) ? StartAction::moved : StartAction::deferred;
+    if (at_start.action == StartAction::moved) {
+        // A floor the start's own move sets for a release replayed after
+        // it (the move above may have raised a completed move's further).
+        for (uint32 i = 0; i < locality::kRunSlots; ++i)
+            s->start_target.runs[i] = Max(s->start_target.runs[i], s->move_target.runs[i]);
+        s->start_moved = true;
+    }
 }
 
 bool start_moved_counters() {
@@ -311,7 +372,7 @@ void bind_after_start(SharedCounters *s, bool marks_written) {
             // binding says "moving", and the next start completes the move.
             if (!marks_written) return;
             finish_move(s, at_start.before_known ? &at_start.before : nullptr, at_start.why,
-                        at_start.action == StartAction::moved ? WARNING : LOG);
+                        at_start.action == StartAction::moved ? at_start.level : LOG);
             return;
         case StartAction::bind:
         case StartAction::rebind:
@@ -379,6 +440,41 @@ void settle_moves(SharedCounters *s) {
     pg_atomic_write_u32(&s->moves_pending, kNoMove);
     release_counters_lock(s);
 }
+
+void settle_identity(SharedCounters *s) {
+    Binding now;
+    current_binding(&now);
+    if (now.host[0] == '\0') report_identity_unreadable();
+    acquire_counters_lock(s);
+    if (pg_atomic_read_u32(&s->identity_unreadable) == 0) {
+        release_counters_lock(s);
+        return;
+    }
+    if (s->bound_known && s->bound.state == BindingState::bound && s->bound.host[0] != '\0' &&
+        strcmp(s->bound.host, now.host) != 0) {
+        // Another host after all: the start's move, made before the first id.
+        snprintf(s->move_why, sizeof s->move_why,
+                 "the counters were bound elsewhere; this server started on another host (read once its host "
+                 "identity file could be)");
+        if (pg_atomic_read_u32(&s->moves_pending) == kNoMove) pg_atomic_write_u32(&s->moves_pending, kMoveDue);
+    } else if (!s->bound_known || s->bound.state == BindingState::bound) {
+        // This host: bound here (again, with the identity the file holds).
+        const bool first = !s->bound_known;
+        Binding here;
+        binding_here(&here, BindingState::bound, pg_atomic_read_u32(&s->run_start), nullptr);
+        write_binding_or_log(here, "The next start writes it again.");
+        s->bound = here;
+        s->bound_known = true;
+        log_binding(LOG, first ? "server-wide counters bound here" : "host identity file read: counters stay bound here",
+                    nullptr, first ? nullptr : &at_start.before, here);
+    }
+    pg_write_barrier();
+    pg_atomic_write_u32(&s->identity_unreadable, 0);
+    release_counters_lock(s);
+    if (pg_atomic_read_u32(&s->moves_pending) != kNoMove) settle_moves(s);
+}
+
+bool binding_found_at_start() { return at_start.read != BindingRead::missing; }
 
 bool move_accepted(SharedCounters *s, const FreshCounters &fresh) {
     accepted_before = s->bound;

@@ -62,6 +62,17 @@ void bind_after_start(SharedCounters *s, bool marks_written);
 // any refill).
 void settle_moves(SharedCounters *s);
 
+// Before a server-wide id while the start could not read the host
+// identity file (identity_unreadable): ERROR (55000) while it still
+// cannot; once it can, under the lock, the counters stay bound here if the
+// identity is the binding's, and move first (settle_moves) if it is
+// another host's.
+void settle_identity(SharedCounters *s);
+
+// Whether the start found a binding file (readable or not): a cluster
+// that ran 1.3 here before, for how loudly fresh counters are said.
+bool binding_found_at_start();
+
 // A superuser accepted the state file (accept.cpp, holding the lock), its
 // marks applied: the counters move past them as a copy's, recorded, before
 // they are published as available (a move that cannot be recorded is left

@@ -89,6 +89,16 @@ int release_future_hot_seconds(SharedCounters *s, uint64 now_second, uint64 *fro
 }
 
 
+ReservedState release_floored(const SharedCounters *s, const ReservedState &to) {
+    ReservedState floored = to;
+    if (!s->start_moved) return floored;
+    for (uint32 i = 0; i < locality::kRunSlots; ++i) {
+        const uint64 target = s->start_target.runs[i];
+        if (target != 0 && target >> 32 == to.runs[i] >> 32) floored.runs[i] = Max(to.runs[i], target);
+    }
+    return floored;
+}
+
 void lower_runs(SharedCounters *s, const ReservedState &to) {
     for (uint32 i = 0; i < locality::kRunSlots; ++i) {
         if (to.runs[i] < pg_atomic_read_u64(&s->runs[i].value)) pg_atomic_write_u64(&s->runs[i].value, to.runs[i]);

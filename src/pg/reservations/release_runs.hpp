@@ -50,9 +50,18 @@ int release_future_runs(SharedCounters *s, uint32 now_window, uint32 *windows);
 // them: the superuser's trade-off, as for runs.
 int release_future_hot_seconds(SharedCounters *s, uint64 now_second, uint64 *from, uint64 *to);
 
+// What a replayed release may lower the runs to: `to`'s, never below the
+// target a move at this start applied in the same window (a copy's
+// crash recovery replays its origin's release, whose record holds the
+// origin's marks of every held run: lowered there, the copy's runs would
+// stand on its origin's places again). A run the release moves to
+// another window (a glitch's slot closed) is moved.
+ReservedState release_floored(const SharedCounters *s, const ReservedState &to);
+
 // Replay of a release: moves every run of s back to `to`'s where `to`
-// holds less, counters and marks. Only for a server in recovery, where
-// nothing draws; the caller holds the lock.
+// holds less, counters and marks (`to` floored by release_floored). Only
+// for a server in recovery, where nothing draws; the caller holds the
+// lock.
 void lower_runs(SharedCounters *s, const ReservedState &to);
 
 }  // namespace locality_pg

@@ -55,7 +55,7 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, ReplayKi
         // so raising the counters to the marks starts the promoted server
         // past every logged reservation.
         LWLockAcquire(s->lock, LW_EXCLUSIVE);
-        if (release) lower_runs(s, logged);
+        if (release) lower_runs(s, release_floored(s, logged));
         pg_atomic_write_u32(&s->variable_start, logged.variable_start);
         raise_counter(&s->variable.value, logged.variable);
         raise_counter(&s->explicit_sequential.value, logged.explicit_sequential);
@@ -106,8 +106,10 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, ReplayKi
         if (release_hot) next.hot_seconds = logged.hot_seconds;
         next.variable_start = logged.variable_start;
     }
-    if (release)
-        for (uint32 i = 0; i < locality::kRunSlots; ++i) next.runs[i] = logged.runs[i];
+    if (release) {
+        const ReservedState floored = s != nullptr ? release_floored(s, logged) : logged;
+        for (uint32 i = 0; i < locality::kRunSlots; ++i) next.runs[i] = floored.runs[i];
+    }
     next.system_identifier = logged.system_identifier;
     next.timeline = logged.timeline;
     // Only a record the file does not hold yet is written. Crash recovery of

@@ -78,6 +78,9 @@ struct SharedCounters {
     // its first server-wide id after recovery moved the counters past
     // fresh random points (dealign.hpp): its origin may still make ids.
     pg_atomic_uint32 moves_pending;
+    // 1 from a start that could not read locality_uuid.host_identity_file
+    // until a backend could (settle_identity): server-wide ids fail meanwhile.
+    pg_atomic_uint32 identity_unreadable;
     // Where the counters are bound now (binding.hpp; locality_uuid.binding
     // as this lifetime wrote or read it), under the lock after start.
     Binding bound;
@@ -86,6 +89,13 @@ struct SharedCounters {
     // the lock), and why it is made, for its log line.
     MoveTarget move_target;
     char move_why[MAXPGPATH + 128];
+    // The target a move at this start applied (a copy that moved in the
+    // postmaster, or a move completed there), for the crash recovery that
+    // follows: a replayed release of the origin's runs never lowers a run
+    // below it in the same window (release_runs.hpp). Set by the
+    // postmaster before recovery; read by the startup process.
+    MoveTarget start_target;
+    bool start_moved;
 };
 
 // Called from _PG_init while shared_preload_libraries is being processed

@@ -15,6 +15,7 @@ extern "C" {
 #include "miscadmin.h"  // DataDir
 }
 
+#include "reservations/binding_file.hpp"
 #include "reservations/dealign.hpp"
 #include "reservations/marks.hpp"
 #include "reservations/reservation.hpp"
@@ -41,6 +42,21 @@ bool replays_another_server() {
                          control->backupStartPoint != InvalidXLogRecPtr || control->backupEndRequired;
     pfree(control);
     return another;
+}
+
+// A cluster whose counters can only start fresh: no binding file was
+// found (no library of 1.3 ran here), and pg_control's last checkpoint is
+// on the first timeline within the first 64 MB of WAL, where initdb
+// leaves it (a pg_upgrade starts its WAL past the old cluster's; a cluster
+// that ran for a while is past it too). Only the postmaster at start asks.
+bool new_cluster() {
+    if (binding_found_at_start()) return false;
+    bool crc_ok = false;
+    ControlFileData *control = get_controlfile(DataDir, &crc_ok);
+    const bool fresh = crc_ok && control->checkPointCopy.ThisTimeLineID == 1 &&
+                       control->checkPointCopy.redo < (static_cast<XLogRecPtr>(64) << 20);
+    pfree(control);
+    return fresh;
 }
 
 // Reads the file into s and makes s available; false (s stays unavailable,
@@ -124,18 +140,27 @@ bool make_available(SharedCounters *s, const ReservedState &saved, bool restored
     if (restored)
         ereport(LOG, (errmsg("locality_uuid: server-wide counters continue past the reserved marks in \"%s\"",
                              kStateFile)));
+    else if (new_cluster())
+        ereport(LOG, (errmsg("locality_uuid: server-wide counters start fresh: a new cluster (no \"%s\" and no "
+                             "\"%s\" yet)",
+                             kStateFile, kBindingFile)));
     else
-        // The file cannot vanish by itself: a new cluster, a pg_upgrade
-        // without it, or a tool or person that removed it. Said loudly.
+        // The file cannot vanish by itself: a pg_upgrade or a restore
+        // without it, a tool or person that removed it, or the first
+        // preload on a cluster that ran without the library. Said loudly.
         ereport(WARNING,
-                (errmsg("locality_uuid: server-wide counters start fresh: no \"%s\" in the data directory",
+                (errmsg("locality_uuid: server-wide counters start fresh: no \"%s\" in the data directory of a "
+                        "cluster that ran before",
                         kStateFile),
-                 errdetail("Expected once on a new cluster. Otherwise ids for given times and Hot Guids for "
-                           "given times start from new random counters and may repeat earlier ones."),
+                 errdetail("Expected once when the library is first preloaded on an existing cluster. Otherwise "
+                           "(a pg_upgrade or a restore without the file, or the file removed) ids for given times "
+                           "and Hot Guids for given times start from new random counters and may repeat earlier "
+                           "ones."),
                  errhint("If this cluster made server-wide ids before and has made none since this "
-                         "start, stop it, put back the newest copy of the file, and start it again; "
-                         "if it has, first give it a new locality_uuid.node_id and "
-                         "locality_uuid.machine_name.")));
+                         "start, stop it, put back the newest copy of the file (and of \"%s\"), and start it "
+                         "again; if it has, first give it a new locality_uuid.node_id and "
+                         "locality_uuid.machine_name.",
+                         kBindingFile)));
     return written_ok;
 }
 
@@ -158,9 +183,12 @@ void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fres
     s->write_errno = 0;
     pg_atomic_init_u32(&s->run_start, fresh.run_start);
     pg_atomic_init_u32(&s->moves_pending, 0);
+    pg_atomic_init_u32(&s->identity_unreadable, 0);
     s->bound_known = false;
     s->move_target = MoveTarget{};
     s->move_why[0] = '\0';
+    s->start_target = MoveTarget{};
+    s->start_moved = false;
     for (Line *l : {&s->variable, &s->explicit_sequential, &s->hot_draws, &s->hot_second, &s->hot_opened,
                     &s->variable_until, &s->explicit_until, &s->hot_until, &s->hot_seconds_until})
         pg_atomic_init_u64(&l->value, 0);
