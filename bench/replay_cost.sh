@@ -22,7 +22,7 @@ build_shim clock_shim "$WORK"
 build_shim fault_shim "$WORK"
 T0=1767225600  # 2026-01-01 00:00:00 UTC, the day replayed
 python3 -c "import struct,sys; open(sys.argv[1], 'wb').write(struct.pack('<qq', 0, int(sys.argv[2])))" "$WORK/clock" $((T0 * 1000))
-printf 0 >"$WORK/fault"
+printf 0 | dd of="$WORK/fault" bs=1 count=1 conv=notrunc status=none
 : >"$WORK/fault.count"
 chmod 666 "$WORK/fault.count"
 chown -R postgres "$WORK"
@@ -59,13 +59,13 @@ q -c "DO \$\$ DECLARE lo oid := lo_create(0); BEGIN
 records=$(q -c "SELECT count(*) FROM pg_get_wal_records_info('$from', pg_current_wal_flush_lsn())
                 WHERE resource_manager = 'locality_uuid'")
 wal=$(q -c "SELECT pg_size_pretty(pg_current_wal_flush_lsn() - '$from'::pg_lsn)")
-printf c >"$WORK/fault"
+printf c | dd of="$WORK/fault" bs=1 count=1 conv=notrunc status=none
 : >"$WORK/fault.count"
 pgctl stop -m immediate
 start_s=$(date +%s.%N)
 pgctl start
 took=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$start_s" "$(date +%s.%N)")
-printf 0 >"$WORK/fault"
+printf 0 | dd of="$WORK/fault" bs=1 count=1 conv=notrunc status=none
 redo=$(grep -o 'redo done at .*elapsed: [0-9.]* s' "$WORK/server.log" | tail -1 | sed 's/.*elapsed: \([0-9.]*\) s/\1/')
 writes=$(stat -c %s "$WORK/fault.count")
 echo "| records replayed | WAL | redo (PostgreSQL's log) | records/s | start to ready | state file writes during recovery |"

@@ -54,14 +54,22 @@ record() {  # record ok|FAILED NAME SECONDS [LOG]
 
 # suite NAME COMMAND...: runs one suite of this major, keeping its output
 # in $LOGS; on failure shows the end of it. Returns the suite's status.
+# The servers' logs of a suite that fails (test/integration/lib/servers.sh,
+# keep_logs_if_failed) are kept beside its log and shown with it.
 suite() {
   local name="$SUITE_PREFIX/$1"; shift
-  local start=$SECONDS log="$LOGS/${name//\//-}.log"
+  local start=$SECONDS log="$LOGS/${name//\//-}.log" f
+  export LOCALITY_KEEP_LOGS="$LOGS/${name//\//-}.servers"
   if "$@" >"$log" 2>&1; then
     record ok "$name" $((SECONDS - start))
   else
     record FAILED "$name" $((SECONDS - start))
     tail -n 60 "$log" | sed 's/^/    | /'
+    for f in "$LOCALITY_KEEP_LOGS"/*; do
+      [ -f "$f" ] || continue
+      echo "    | --- server log $(basename "$f") (last 80 lines):"
+      tail -n 80 "$f" | sed 's/^/    | /'
+    done
     return 1
   fi
 }

@@ -8,7 +8,8 @@
  *   '0'  no fault
  *   'n'  write fails with ENOSPC (a full disk)
  *   'e'  write fails with EIO
- *   'h'  write hangs until the byte changes (at most 120 s), then goes on
+ *   'h'  write hangs until the byte changes (at most 120 s), then goes on;
+ *        the hung process's pid is appended to FAULT_SHIM_FILE.hung
  *   'c'  no fault; every write is counted (below), for bench/replay_cost.sh
  *   'd'  the fsync of a directory that follows a rename of
  *        locality_uuid.state.tmp in the same process fails with EIO (the
@@ -57,6 +58,29 @@ static void count_failure(ssize_t (*real_write)(int, const void *, size_t))
 	if (fd < 0)
 		return;
 	(void) real_write(fd, "x", 1);
+	close(fd);
+}
+
+/* Mode 'h': writes this process's pid, a line, to FAULT_SHIM_FILE.hung as
+ * it starts to hang, so that a test knows which backend is the writer. */
+static void say_hung(ssize_t (*real_write)(int, const void *, size_t))
+{
+	static int (*real_open)(const char *, int, ...);
+	char path[4096], line[32];
+	const char *base = getenv("FAULT_SHIM_FILE");
+	int fd, n;
+
+	if (base == NULL || strlen(base) > sizeof(path) - 6)
+		return;
+	if (real_open == NULL)
+		real_open = (int (*)(const char *, int, ...)) dlsym(RTLD_NEXT, "open");
+	strcpy(path, base);
+	strcat(path, ".hung");
+	fd = real_open(path, O_WRONLY | O_APPEND | O_CREAT, 0666);
+	if (fd < 0)
+		return;
+	n = snprintf(line, sizeof(line), "%d\n", (int) getpid());
+	(void) real_write(fd, line, (size_t) n);
 	close(fd);
 }
 
@@ -130,6 +154,8 @@ ssize_t write(int fd, const void *buf, size_t len)
 	if (fd >= 0 && fd < MAX_FD && watched[fd])
 	{
 		attach();
+		if (mode != NULL && *mode == 'h')
+			say_hung(real);
 		for (waited = 0; mode != NULL && *mode == 'h' && waited < 1200; waited++)
 			usleep(100000);
 		if (mode != NULL && *mode == 'c')

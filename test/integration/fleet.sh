@@ -25,7 +25,7 @@ CLI=${CLI:-locality-uuid}
 WORK=$(mktemp -d /tmp/locality-fleet.XXXXXX)
 chmod 755 "$WORK"
 chown postgres "$WORK"
-trap 'stop_servers_under "$WORK"; rm -rf "$WORK"' EXIT
+trap 'keep_logs_if_failed $? "$WORK"; stop_servers_under "$WORK"; rm -rf "$WORK"' EXIT
 failures=0
 check() { if eval "$2"; then echo "ok:   $1"; else echo "FAIL: $1"; failures=$((failures + 1)); fi; }
 declare -A PORT

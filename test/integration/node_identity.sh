@@ -22,6 +22,7 @@ chown postgres "$WORK"
 failures=0
 check() { if eval "$2"; then echo "ok:   $1"; else echo "FAIL: $1"; failures=$((failures + 1)); fi; }
 cleanup() {
+  keep_logs_if_failed $? "$WORK"
   stop_servers_under "$WORK"
   rm -rf "$WORK"
 }

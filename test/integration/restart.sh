@@ -27,6 +27,7 @@ pgctl() {
     timeout 120 "$BIN/pg_ctl" -D "$DATA" -l "$WORK/server.log" -w "$@" >/dev/null
 }
 cleanup() {
+  keep_logs_if_failed $? "$WORK"
   [ -f "$DATA/postmaster.pid" ] && as_postgres "$BIN/pg_ctl" -D "$DATA" -m immediate stop >/dev/null 2>&1 || true
   rm -rf "$WORK"
 }

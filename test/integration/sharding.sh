@@ -26,6 +26,7 @@ failures=0
 
 as_postgres() { runuser -u postgres -- "$@"; }
 cleanup() {
+  keep_logs_if_failed $? "$WORK"
   for n in "${NODES[@]}"; do
     [ -f "$WORK/$n/postmaster.pid" ] && as_postgres "$BIN/pg_ctl" -D "$WORK/$n" -m immediate stop >/dev/null 2>&1 || true
   done

@@ -14,7 +14,7 @@ start_work() {
   WORK=$(mktemp -d "/tmp/$1.XXXXXX")
   chmod 755 "$WORK"
   mkdir "$WORK/archive" "$WORK/ids"
-  trap 'stop_servers_under "$WORK"; rm -rf "$WORK"' EXIT
+  trap 'keep_logs_if_failed $? "$WORK"; stop_servers_under "$WORK"; rm -rf "$WORK"' EXIT
   build_shim clock_shim "$WORK"
 }
 check() { if eval "$2"; then echo "ok:   $1"; else echo "FAIL: $1"; failures=$((failures + 1)); fi; }

@@ -40,3 +40,17 @@ stop_servers_under() {
   done
   return 0
 }
+
+# keep_logs_if_failed STATUS DIR: when a suite ends with STATUS not 0, the
+# server logs under DIR (*.log) are copied to $LOCALITY_KEEP_LOGS, which
+# scripts/test.sh prints with the failure (a suite's EXIT trap calls this
+# before it removes DIR).
+keep_logs_if_failed() {
+  [ "$1" = 0 ] || [ -z "${LOCALITY_KEEP_LOGS:-}" ] || [ ! -d "$2" ] && return 0
+  mkdir -p "$LOCALITY_KEEP_LOGS"
+  local f
+  while IFS= read -r f; do
+    cp "$f" "$LOCALITY_KEEP_LOGS/$(echo "${f#"$2"/}" | tr '/' '_')" 2>/dev/null || true
+  done < <(find "$2" -name '*.log' -type f -size -64M 2>/dev/null)
+  return 0
+}
