@@ -34,15 +34,26 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# --- build ----------------------------------------------------------------------
+# --- build, with the README's Quick start commands ---------------------------------
+# Step 1's commands as the README writes them (15 there: this major here;
+# amd64 there: this architecture here): the build, then the install of
+# exactly the files it wrote (review first-day-1.3, finding 9).
+quick=$(sed -n '/^## Quick start$/,/^### What an id reveals$/p' "$ROOT/README.md")
+step1=$(sed -n '/^1\. \*\*Install/,/^2\. /p' <<<"$quick" | sed -n '/```sh/,/```/p' | sed -n '2,/```/p' | sed '$d' | sed 's/^   //')
+for_here() { sed "s/15/$PG_MAJOR/g; s/_amd64\.deb/_$arch.deb/g" <<<"$1"; }
+build_line=$(grep '^PG_SUPPORTED_VERSIONS=15 .*dpkg-buildpackage' <<<"$step1" | sed 's/ *#.*//')
+install_line=$(grep '^apt-get install -y \.\./' <<<"$step1")
+[ -n "$build_line" ] && [ -n "$install_line" ] || { echo "$step1"; echo "FAIL: the Quick start's step 1 has no build and install line"; exit 1; }
 mkdir "$work/src"
 copy_tree "$work/src"
-# debian/control names this major only (pg_buildext updatecontrol).
-(cd "$work/src" && PG_SUPPORTED_VERSIONS=$PG_MAJOR PG_UPDATECONTROL=yes dpkg-buildpackage -us -uc -b \
-   >"$work/build.log" 2>&1) || { tail -n 40 "$work/build.log"; exit 1; }
+(cd "$work/src" && eval "$(for_here "$build_line")" >"$work/build.log" 2>&1) || { tail -n 40 "$work/build.log"; exit 1; }
 module="$work/${module_deb}_${version}_$arch.deb"
 cli="$work/locality-uuid_${version}_$arch.deb"
 [ -f "$module" ] && [ -f "$cli" ] || { ls "$work"; echo "FAIL: expected $module and $cli"; exit 1; }
+named=$(for_here "$install_line" | grep -o '\.\./[^ ]*\.deb' | sed 's|^\.\./||' | sort | tr '\n' ' ')
+built=$(cd "$work" && ls ./*.deb | sed 's|^\./||' | grep -v dbgsym | sort | tr '\n' ' ')
+[ "$named" = "$built" ] || { echo "FAIL: the Quick start installs $named; the build wrote $built"; exit 1; }
+echo "the Quick start's build command, run here: $(for_here "$build_line"); it installs exactly what that wrote: $named"
 
 # The module package holds the module, control file and scripts, no CLI;
 # the CLI package holds /usr/bin/locality-uuid and its manual page.
@@ -76,7 +87,8 @@ lintian --show-overrides "$module" "$cli" 2>&1 | grep -v -e "running with root p
 # --- autopkgtest: debian/tests against the installed packages ---------------------
 # Nothing from this tree's make install may stand in for the package.
 make -C "$ROOT" -s PG_CONFIG="$PG_CONFIG" uninstall >/dev/null
-dpkg -i "$module" "$cli" >/dev/null
+(cd "$work/src" && eval "$(for_here "$install_line")" >"$work/install.log" 2>&1) ||
+  { tail -n 20 "$work/install.log"; echo "FAIL: the Quick start's install line"; exit 1; }
 echo "installed: $(dpkg-query -W -f='${Package} ${Version}, ' "$module_deb" locality-uuid)"
 grep -q "^Tests: installcheck" "$work/src/debian/tests/control" || { echo "FAIL: debian/tests/control"; exit 1; }
 (cd "$work/src" && AUTOPKGTEST_TMP=$(mktemp -d) debian/tests/installcheck >"$work/autopkgtest.log" 2>&1) ||
@@ -102,3 +114,43 @@ with_cluster -o shared_preload_libraries=locality_uuid -- bash -c check
   { echo "FAIL: packaged CLI"; exit 1; }
 [ "$(/usr/bin/locality-uuid --version)" = "locality-uuid $extversion" ] || { echo "FAIL: packaged CLI version"; exit 1; }
 echo "packaged CLI: decodes the reference id, version $extversion"
+
+# --- the rest of the Quick start, as written, on a cluster of its own ---------------
+# Steps 2 to 5 on a new cluster made for them (the README's 15/main is
+# this major's "quickstart" here: the machine's own cluster is left alone);
+# its first start logs what step 3 says, and no WARNING.
+pg_createcluster "$PG_MAJOR" quickstart >/dev/null
+qs_log=/var/log/postgresql/postgresql-$PG_MAJOR-quickstart.log
+cleanup_cluster() { pg_dropcluster --stop "$PG_MAJOR" quickstart >/dev/null 2>&1 || true; }
+trap 'cleanup_cluster; cleanup' EXIT
+here_cluster() { sed "s/15/$PG_MAJOR/g; s|/main/|/quickstart/|g; s/ main / quickstart /g; s/@15-main/@$PG_MAJOR-quickstart/g" <<<"$1"; }
+steps=$(sed -n '/^2\. \*\*Preload/,/^4\. /p' <<<"$quick" | awk '/```sh/{b=1; next} /```/{b=0} b' | sed 's/^   //')
+grep -q "pg_ctlcluster 15 main restart" <<<"$steps" || { echo "$steps"; echo "FAIL: steps 2 and 3 restart no cluster"; exit 1; }
+: >"$qs_log" 2>/dev/null || true
+eval "$(here_cluster "$steps")"
+sql=$(sed -n '/^4\. \*\*Create the extension/,/^### What an id reveals/p' <<<"$quick" | awk '/```sql/{b=1; next} /```/{b=0} b' | sed 's/^   //')
+got=$(runuser -u postgres -- psql --cluster "$PG_MAJOR/quickstart" -X -q -At -v ON_ERROR_STOP=1 -f - <<<"$sql" 2>&1) ||
+  { echo "$got"; echo "FAIL: the Quick start's SQL"; exit 1; }
+expected=$(grep -o -- '-- result: .*' <<<"$sql" | sed 's/^-- result: //' | tr -d ' ' | tr '\n' ' ')
+got_flat=$(tr -d ' ' <<<"$got" | tr '\n' ' ')
+[ "$got_flat" = "$expected" ] || { echo "FAIL: the Quick start's results: $got_flat, the README says $expected"; exit 1; }
+logged=$(grep "locality_uuid" "$qs_log" | sed 's/^.*UTC \[[0-9]*\] //')
+for line in "LOG:  locality_uuid: node value 17, from locality_uuid.node_id (file /etc/postgresql/$PG_MAJOR/quickstart/conf.d/locality_uuid_node.conf)" \
+            "LOG:  locality_uuid: Hot Guid machine name \"db17\", from locality_uuid.machine_name (file /etc/postgresql/$PG_MAJOR/quickstart/conf.d/locality_uuid_node.conf)" \
+            "LOG:  locality_uuid: server-wide counters start fresh: a new cluster (no \"locality_uuid.state\" and no \"locality_uuid.binding\" yet)" \
+            "LOG:  locality_uuid: server-wide counters bound here"; do
+  grep -qxF "$line" <<<"$logged" || { echo "$logged"; echo "FAIL: the first start did not log: $line"; exit 1; }
+done
+! grep -q "WARNING" "$qs_log" || { grep WARNING "$qs_log"; echo "FAIL: the Quick start's first start WARNed"; exit 1; }
+echo "the Quick start's steps 2 to 5, as written, on a new cluster: results $expected; its first start logged the four LOG lines step 3 shows, no WARNING"
+cleanup_cluster
+
+# --- scripts/try.sh beside the package (review first-day-1.3, finding 8) ------------
+# The tour refuses to replace an install it did not make: the package's
+# files are untouched, and the refusal names the package.
+so="$("$PG_CONFIG" --pkglibdir)/locality_uuid.so"
+before=$(sha256sum "$so")
+rc=0; out=$(bash "$ROOT/scripts/try.sh" 2>&1) || rc=$?
+[ $rc = 1 ] && grep -q "belongs to the Debian package $module_deb; not replacing it" <<<"$out" &&
+  [ "$(sha256sum "$so")" = "$before" ] || { echo "$out"; echo "FAIL: scripts/try.sh beside the package (exit $rc)"; exit 1; }
+echo "scripts/try.sh beside the package: refused (exit $rc), the package's module unchanged: $(grep -m1 'belongs to' <<<"$out")"
