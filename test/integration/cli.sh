@@ -195,5 +195,24 @@ export -f agree
 export CLI
 with_cluster -- bash -c agree || fail "CLI and SQL disagree"
 
+# --help after any command: that command's section, exit 0 (review
+# first-day-1.3, finding 12); an unknown command's --help is a usage error.
+for args in "node claim --registry x --help" "node --help" "fleet audit --help" "fleet scan --help" "fleet --help" \
+            "decode --help" "v1 --help" "v1-time --help" "hot --help" "hot-decode --help" "-n 3 --help"; do
+  # shellcheck disable=SC2086
+  out=$("$CLI" $args 2>&1) || { echo "FAIL: $args exits $?"; failures=$((failures + 1)); continue; }
+  first=${args%% *}
+  case $first in -n) want="locality-uuid \[-n N\]" ;; node | fleet) want="locality-uuid $first " ;; *) want="locality-uuid $first " ;; esac
+  if ! grep -q "^Usage:" <<<"$out" || ! grep -q "^  $want" <<<"$out" || grep -q "locality-uuid hot-decode" <<<"$out" && [ "$first" != hot-decode ]; then
+    echo "FAIL: $args: $(head -n 3 <<<"$out")"; failures=$((failures + 1))
+  fi
+done
+out=$("$CLI" fleet audit --help)
+grep -q -- "--registry-owner ROLE" <<<"$out" && ! grep -q "node claim" <<<"$out" ||
+  { echo "FAIL: fleet audit --help: $out"; failures=$((failures + 1)); }
+rc=0; "$CLI" nosuch --help >/dev/null 2>&1 || rc=$?
+[ $rc = 2 ] || { echo "FAIL: an unknown command's --help exits $rc"; failures=$((failures + 1)); }
+echo "--help after each command prints its own section (11 commands), exit 0; an unknown command's, exit 2"
+
 [ $failures = 0 ] || { echo "$failures CLI check(s) failed"; exit 1; }
 echo "CLI checks passed"

@@ -310,6 +310,22 @@ rc=0; audit >"$WORK/audit2.out" || rc=$?
 check "fixed by claims and reloads: the audit exits $rc, no problems ($(tail -n 1 "$WORK/audit2.out"))" \
   '[ "$rc" = 0 ] && grep -q "^no problems: 21 servers" "$WORK/audit2.out"'
 
+# A second cluster on host h01, given h01's node file: the audit names
+# the same host (the digests match), both sides' label and digest, and
+# which one keeps the value (review first-day-1.3, finding 4).
+PORT[c23]=$(small | init_server "$WORK/c23" "$WORK")
+echo "include '$WORK/hosts/h01/node.conf'" >>"$WORK/c23/postgresql.conf"
+pgctl c23 start
+q c23 -c "CREATE EXTENSION locality_uuid"
+targets c01 c23
+rc=0; audit >"$WORK/audit-same-host.out" || rc=$?
+digest=$(python3 -c "import hashlib,sys; print(hashlib.md5(open(sys.argv[1],'rb').read().split(b'\n')[0]).hexdigest()[:16])" "$WORK/hosts/h01/id")
+check "a second cluster given its host's node file: '... on the same host', both digests, the keeper named (exit $rc)" \
+  '[ $rc = 1 ] && grep -q "$WORK:${PORT[c23]}/postgres: node value $(node_of h01) is claimed for host-h01-[0-9]* (digest $digest), data directory $WORK/c01; this server is on the same host, data directory $WORK/c23: a copy of that data directory, or a second cluster given its node file" "$WORK/audit-same-host.out" &&
+   grep -q "fix: $WORK:${PORT[c01]}/postgres keeps node value $(node_of h01) (the registry.s claim); $WORK:${PORT[c23]}/postgres needs a value of its own" "$WORK/audit-same-host.out" &&
+   grep -q "^2 problems:$\|^[0-9]* problems:$" "$WORK/audit-same-host.out"'
+pgctl c23 stop -m fast
+
 # --- fleet scan ---------------------------------------------------------------------------
 echo; echo "== fleet scan"
 q c01 -c "CREATE TABLE orders AS SELECT locality_uuid_at('2026-01-01'::timestamptz + i * interval '1 minute') AS id

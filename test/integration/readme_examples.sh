@@ -25,3 +25,12 @@ with_cluster -o shared_preload_libraries=locality_uuid -o locality_uuid.node_id=
 
 python3 "$ROOT/test/integration/lib/readme_blocks.py" compare "$work"
 echo "every README sql example ran and printed what its result comments say"
+
+# The first screen (40 lines) says who needs it and who does not, that
+# ids do not sort by time (and what to use), and the two commands (review
+# first-day-1.3, finding 10).
+first=$(head -n 40 "$ROOT/README.md")
+for text in "Who needs it" "Who does not" "Neither mode sorts by time" "uuidv7()" "bash scripts/try.sh" "bash scripts/test.sh"; do
+  grep -qF "$text" <<<"$first" || { echo "FAIL: the README's first 40 lines do not say: $text"; exit 1; }
+done
+echo "the README's first 40 lines say who needs it and who does not, that ids do not sort by time, and the two commands"
