@@ -39,7 +39,7 @@ ISOLATION_OPTS = --load-extension=locality_uuid
 # PostgreSQL's headers are included as system headers (-isystem wins over
 # PGXS's -I for the same directory), so the warning flags below judge only
 # this project's code.
-PG_CPPFLAGS = -I$(SOURCE_DIR)/src/core -I$(SOURCE_DIR)/src/pg -isystem $(includedir_server) -isystem $(includedir_internal) \
+PG_CPPFLAGS = -I$(SOURCE_DIR)/src/core -I$(SOURCE_DIR)/src/registry -I$(SOURCE_DIR)/src/pg -isystem $(includedir_server) -isystem $(includedir_internal) \
               -DLOCALITY_UUID_VERSION='"$(EXTVERSION)"'
 # No exceptions or RTTI anywhere in the module: see src/pg/pg_boundary.hpp.
 # -fvisibility=hidden: see src/pg/pg_boundary.hpp.
@@ -74,7 +74,7 @@ include $(PGXS)
 # (a small tree, so a header change rebuilds the module). Objects go to
 # src/... below the build directory, which a VPATH build must create
 # (absolute names, or VPATH would find the source tree's directories).
-HEADERS = $(wildcard $(SOURCE_DIR)/src/core/*.hpp $(foreach d,$(PG_GLUE_DIRS),$(SOURCE_DIR)/$(d)/*.hpp))
+HEADERS = $(wildcard $(SOURCE_DIR)/src/core/*.hpp $(SOURCE_DIR)/src/registry/*.hpp $(foreach d,$(PG_GLUE_DIRS),$(SOURCE_DIR)/$(d)/*.hpp))
 OBJECT_DIRS = $(CURDIR)/src/core $(addprefix $(CURDIR)/,$(PG_GLUE_DIRS))
 $(OBJS) $(OBJS:.o=.bc): $(HEADERS) | $(OBJECT_DIRS)
 $(OBJECT_DIRS):
@@ -117,8 +117,8 @@ CLI_MANDIR = $(if $(filter command line,$(origin mandir)),$(mandir),$(PREFIX)/sh
 
 all: $(CLI)
 
-$(CLI): $(CLI_SOURCES) $(wildcard $(SOURCE_DIR)/src/core/*.hpp $(SOURCE_DIR)/src/cli/*.hpp) $(SOURCE_DIR)/locality_uuid.control
-	$(CXX) -std=c++17 -Wall -Wextra $(WERROR) $(CPPFLAGS) -I$(SOURCE_DIR)/src/core $(CLI_LIBPQ_CPPFLAGS) \
+$(CLI): $(CLI_SOURCES) $(wildcard $(SOURCE_DIR)/src/core/*.hpp $(SOURCE_DIR)/src/registry/*.hpp $(SOURCE_DIR)/src/cli/*.hpp) $(SOURCE_DIR)/locality_uuid.control
+	$(CXX) -std=c++17 -Wall -Wextra $(WERROR) $(CPPFLAGS) -I$(SOURCE_DIR)/src/core -I$(SOURCE_DIR)/src/registry $(CLI_LIBPQ_CPPFLAGS) \
 	  -DLOCALITY_UUID_VERSION='"$(EXTVERSION)"' $(CXXFLAGS) -o $@ $(CLI_SOURCES) $(LDFLAGS) -lcrypto $(CLI_LIBPQ_LIBS)
 
 # INSTALL_CLI=no (Debian's rules) leaves the CLI out of make install.

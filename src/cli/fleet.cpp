@@ -106,7 +106,7 @@ int node_claim(int argc, char **argv) {
     std::string dir = o.get("--data-directory");
     if (dir.empty() && std::getenv("PGDATA") != nullptr) dir = std::getenv("PGDATA");
     if (dir.empty()) return usage_error("node claim needs --data-directory (or PGDATA)");
-    dir = normalized_directory(dir);  // as the server's binding shows it
+    dir = resolved_directory(dir);  // as the server's binding shows it
     const bool block = o.has("--block");
     if (block ? !o.has("--write-dir") || !o.has("--host-id") : !o.has("--write"))
         return usage_error(block ? "a block claim needs --host-id LABEL and --write-dir DIR" : "node claim needs --write FILE");
@@ -316,12 +316,13 @@ std::vector<Problem> audit(const std::vector<Server> &servers, const std::vector
                                     ", include that file from postgresql.conf, then reload (" + where_fixes + ")";
         // Where the values come from: only a file of the host outside the
         // data directory is not carried by copies nor shared by chance.
-        if (!starts_with(s.node_source, "file "))
+        // A lease (locality_uuid.registry) is the registry's own word.
+        if (!starts_with(s.node_source, "file ") && !starts_with(s.node_source, "lease "))
             problems.push_back({"node_source",
                                 s.where + ": node value " + std::to_string(s.node) + " comes from " + s.node_source +
                                     ", not from a file of the host outside the data directory",
                                 on_host, {s.where}});
-        if (!starts_with(s.machine_source, "file "))
+        if (!starts_with(s.machine_source, "file ") && !starts_with(s.machine_source, "lease "))
             problems.push_back({"machine_source",
                                 s.where + ": the Hot Guid machine name comes from " + s.machine_source +
                                     ", not from a file of the host outside the data directory",
@@ -344,6 +345,15 @@ std::vector<Problem> audit(const std::vector<Server> &servers, const std::vector
                 problems.push_back({"node_retired",
                                     s.where + ": node value " + std::to_string(s.node) + " is retired in the registry",
                                     "a retired value is never used again: " + on_host, {s.where}});
+            if (r.how == "leased" && r.system_identifier != s.system_identifier &&
+                r.host_id == s.host && r.data_directory == s.data_directory)
+                problems.push_back({"lease_elsewhere",
+                                    s.where + ": node value " + std::to_string(s.node) +
+                                        " was leased to the cluster with system identifier " + r.system_identifier +
+                                        "; this server's is " + s.system_identifier,
+                                    "give it locality_uuid.registry, so that its every start leases a value of its "
+                                    "own (doc/fleets.md, \"Leases\")",
+                                    {s.where}});
             if (r.host_id != s.host || r.data_directory != s.data_directory) {
                 const bool same_host = r.host_id == s.host;
                 problems.push_back(
@@ -464,6 +474,9 @@ int fleet_audit(int argc, char **argv) {
             hosts.push_back(s.host);
             dirs.push_back(s.data_directory);
         }
+    Budget budget;
+    std::string budget_error;
+    const bool budget_known = read_budget(registry_conn, &budget, &budget_error);
     std::string mark_error;
     if (!mark_seen(registry_conn, nodes, hosts, dirs, &mark_error))
         std::fprintf(stderr, "locality-uuid: last_seen not updated: %s (grant EXECUTE on "
@@ -495,7 +508,13 @@ int fleet_audit(int argc, char **argv) {
                 std::printf("%s%s", j > 0 ? "," : "", json_string(problems[i].servers[j]).c_str());
             std::printf("]}");
         }
-        std::printf("],\"ok\":%s}\n", problems.empty() ? "true" : "false");
+        std::printf("]");
+        if (budget_known)
+            std::printf(",\"budget\":{\"rows\":%lld,\"leases\":%lld,\"node_values_drawn\":%lld,"
+                        "\"node_values_left\":%lld,\"machine_bytes_left\":%lld}",
+                        budget.rows, budget.leases, budget.sequence_at, 268435455LL - budget.sequence_at,
+                        16777216LL - budget.rows);
+        std::printf(",\"ok\":%s}\n", problems.empty() ? "true" : "false");
     } else {
         std::printf("%-28s %10s  %-6s  %-7s  %s\n", "server", "node", "bytes", "state", "node source; machine source");
         for (const Server &s : servers) {
@@ -511,6 +530,15 @@ int fleet_audit(int argc, char **argv) {
         else
             std::printf("%s:\n", counted(problems.size(), "problem", "problems").c_str());
         for (const Problem &p : problems) std::printf("  %s\n    fix: %s\n", p.message.c_str(), p.fix.c_str());
+        // What is used of the 28-bit node values and the 24-bit machine
+        // bytes (each row holds one of each, never handed out again).
+        if (budget_known)
+            std::printf("registry: %s (%s), node values drawn %lld of 268435455, machine bytes used %lld of 16777216\n",
+                        counted(static_cast<std::size_t>(budget.rows), "row", "rows").c_str(),
+                        counted(static_cast<std::size_t>(budget.leases), "lease", "leases").c_str(),
+                        budget.sequence_at, budget.rows);
+        else
+            std::printf("registry: counts not readable (%s)\n", budget_error.c_str());
     }
     std::fflush(stdout);
     return problems.empty() ? kOk : kBadData;

@@ -1,6 +1,8 @@
 #include "registry.hpp"
 
 #include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,106 +14,19 @@
 
 #include "host_identity.hpp"
 #include "hot_guid.hpp"
+#include "answer.hpp"
 #include "registry_sql.hpp"
 
 namespace locality_cli {
 namespace {
+
+using namespace locality_registry;
 
 // The registry's layout version, in its schema's comment ("locality_uuid
 // registry, layout N").
 const char kLayoutCommentPrefix[] = "locality_uuid registry, layout ";
 
 std::string layout_comment() { return kLayoutCommentPrefix + std::to_string(kRegistryLayout); }
-
-// What a registry must be for its claims to be trusted, as rows of
-// problems (none: trusted). $1: the role that must own it. Roles that are
-// members of the owner act as the owner, and superusers may do anything
-// anyway: neither is a problem.
-const char kTrustSql[] = R"SQL(
-WITH owner AS (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname::pg_catalog.text OPERATOR(pg_catalog.=) $1::pg_catalog.text),
-ns AS (SELECT n.oid, n.nspowner, n.nspacl FROM pg_catalog.pg_namespace n
-       WHERE n.nspname OPERATOR(pg_catalog.=) 'locality_uuid_registry'),
-rels AS (SELECT c.oid, c.relname, c.relkind, c.relowner, c.relacl, c.relrowsecurity
-         FROM pg_catalog.pg_class c JOIN ns ON c.relnamespace OPERATOR(pg_catalog.=) ns.oid),
-grants AS (SELECT a.grantee, a.privilege_type,
-                  pg_catalog.format('%s %I', CASE c.relkind WHEN 'S' THEN 'sequence' ELSE 'table' END, c.relname) AS obj
-           FROM rels c, LATERAL pg_catalog.aclexplode(c.relacl) a
-           UNION ALL
-           SELECT a.grantee, a.privilege_type, 'schema locality_uuid_registry'
-           FROM ns, LATERAL pg_catalog.aclexplode(ns.nspacl) a),
--- Grants to a role other than the owner and its members (0: PUBLIC).
-others AS (SELECT g.*, CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN 'PUBLIC'
-                            ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(g.grantee)::pg_catalog.text) END AS role
-           FROM grants g, owner
-           WHERE CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN true
-                      ELSE NOT pg_catalog.pg_has_role(g.grantee, owner.oid, 'MEMBER') END),
--- The unique, valid, immediate indexes of nodes, by their columns.
-uniq AS (SELECT x.indpred IS NOT NULL AS partial,
-                ARRAY(SELECT a.attname::pg_catalog.text
-                      FROM pg_catalog.unnest(x.indkey::pg_catalog.int2[]) WITH ORDINALITY k(attnum, i)
-                      JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) x.indrelid
-                                                    AND a.attnum OPERATOR(pg_catalog.=) k.attnum
-                      ORDER BY k.i) AS cols
-         FROM pg_catalog.pg_index x JOIN rels c ON x.indrelid OPERATOR(pg_catalog.=) c.oid
-         WHERE c.relname OPERATOR(pg_catalog.=) 'nodes' AND x.indisunique AND x.indisvalid AND x.indimmediate
-           AND x.indexprs IS NULL)
-SELECT p FROM (
-    SELECT pg_catalog.format('there is no role %s', pg_catalog.quote_ident($1::pg_catalog.text))
-    WHERE NOT EXISTS (SELECT FROM owner)
-    UNION ALL
-    SELECT pg_catalog.format('schema locality_uuid_registry is owned by role %I', pg_catalog.pg_get_userbyid(ns.nspowner))
-    FROM ns, owner WHERE ns.nspowner OPERATOR(pg_catalog.<>) owner.oid
-    UNION ALL
-    SELECT pg_catalog.format('%s %I is owned by role %I',
-                             CASE c.relkind WHEN 'S' THEN 'sequence' WHEN 'i' THEN 'index' WHEN 'r' THEN 'table'
-                                            ELSE 'relation' END,
-                             c.relname, pg_catalog.pg_get_userbyid(c.relowner))
-    FROM rels c, owner WHERE c.relowner OPERATOR(pg_catalog.<>) owner.oid
-    UNION ALL
-    SELECT pg_catalog.format('function %s is owned by role %I', p.oid::pg_catalog.regprocedure,
-                             pg_catalog.pg_get_userbyid(p.proowner))
-    FROM pg_catalog.pg_proc p JOIN ns ON p.pronamespace OPERATOR(pg_catalog.=) ns.oid, owner
-    WHERE p.proowner OPERATOR(pg_catalog.<>) owner.oid
-    UNION ALL
-    SELECT pg_catalog.format('type %s is owned by role %I', t.oid::pg_catalog.regtype, pg_catalog.pg_get_userbyid(t.typowner))
-    FROM pg_catalog.pg_type t JOIN ns ON t.typnamespace OPERATOR(pg_catalog.=) ns.oid, owner
-    WHERE t.typowner OPERATOR(pg_catalog.<>) owner.oid
-    UNION ALL
-    SELECT pg_catalog.format('role %s has %s on %s', o.role, o.privilege_type, o.obj)
-    FROM others o
-    WHERE o.privilege_type OPERATOR(pg_catalog.=) ANY ('{CREATE,INSERT,UPDATE,DELETE,TRUNCATE,TRIGGER,REFERENCES}'::pg_catalog.text[])
-    UNION ALL
-    SELECT pg_catalog.format('table %I has trigger %I', c.relname, t.tgname)
-    FROM pg_catalog.pg_trigger t JOIN rels c ON t.tgrelid OPERATOR(pg_catalog.=) c.oid WHERE NOT t.tgisinternal
-    UNION ALL
-    SELECT pg_catalog.format('table %I has rule %I', c.relname, r.rulename)
-    FROM pg_catalog.pg_rewrite r JOIN rels c ON r.ev_class OPERATOR(pg_catalog.=) c.oid
-    WHERE r.rulename OPERATOR(pg_catalog.<>) '_RETURN'
-    UNION ALL
-    SELECT pg_catalog.format('table %I has row security policy %I', c.relname, p.polname)
-    FROM pg_catalog.pg_policy p JOIN rels c ON p.polrelid OPERATOR(pg_catalog.=) c.oid
-    UNION ALL
-    SELECT pg_catalog.format('table %I has row security enabled', c.relname) FROM rels c WHERE c.relrowsecurity
-    UNION ALL
-    SELECT pg_catalog.format('%s %s is missing', e.kind, e.name)
-    FROM (VALUES ('table', 'nodes', 'r'), ('table', 'claims', 'r'), ('sequence', 'node_values', 'S')) e(kind, name, relkind)
-    WHERE NOT EXISTS (SELECT FROM rels c WHERE c.relname OPERATOR(pg_catalog.=) e.name
-                                            AND c.relkind OPERATOR(pg_catalog.=) e.relkind::pg_catalog."char")
-    UNION ALL
-    SELECT 'sequence node_values does not run from 1 to 268435455 by 1 without cycling'
-    FROM rels c JOIN pg_catalog.pg_sequence s ON s.seqrelid OPERATOR(pg_catalog.=) c.oid
-    WHERE c.relname OPERATOR(pg_catalog.=) 'node_values'
-      AND NOT (s.seqmin OPERATOR(pg_catalog.=) 1 AND s.seqmax OPERATOR(pg_catalog.=) 268435455
-               AND s.seqincrement OPERATOR(pg_catalog.=) 1 AND NOT s.seqcycle)
-    UNION ALL
-    SELECT pg_catalog.format('table nodes has no unique constraint on (%s)', pg_catalog.array_to_string(e.cols, ', '))
-    FROM (VALUES ('{node_id}'::pg_catalog.text[], false), ('{machine_name}', false), ('{machine_bytes}', false),
-                 ('{host_id,data_directory}', true)) e(cols, partial)
-    WHERE EXISTS (SELECT FROM rels c WHERE c.relname OPERATOR(pg_catalog.=) 'nodes')
-      AND NOT EXISTS (SELECT FROM uniq u WHERE u.cols OPERATOR(pg_catalog.=) e.cols
-                                           AND u.partial OPERATOR(pg_catalog.=) e.partial)
-) problems(p)
-)SQL";
 
 bool rollback_with(PgConnection &conn, const std::string &message, std::string *error) {
     std::string ignored;
@@ -192,34 +107,16 @@ bool read_claims(const PgResult &r, std::vector<Claim> *out, std::string *error)
     return true;
 }
 
-bool machine_bytes_of(const std::string &name, std::string *hex) {
-    std::uint8_t bytes[3];
-    if (!locality::hot_guid_machine(name.data(), name.size(), bytes)) return false;
-    char out[7];
-    locality::format_machine(bytes, out);
-    *hex = out;
-    return true;
-}
-
 // What a claim read back must be: a node value in range, a machine name
 // a configuration file can carry whose MD5 bytes are the ones returned,
 // and no other row of the registry with that node value, machine name or
 // machine bytes (the registry's own constraints say so; this says so
 // again for what this host will use).
 bool check_claim(PgConnection &conn, const Claim &c, std::string *error) {
-    std::string bytes;
-    if (!valid_machine_name(c.machine_name)) {
-        *error = "the registry returned machine name '" + c.machine_name + "' for node " + std::to_string(c.node) +
-                 ", which cannot be written into a configuration file";
-        return false;
-    }
-    if (!machine_bytes_of(c.machine_name, &bytes)) {
-        *error = "MD5 is unavailable";
-        return false;
-    }
-    if (bytes != c.machine_bytes) {
-        *error = "the registry returned machine bytes " + c.machine_bytes + " for machine name " + c.machine_name +
-                 ", whose bytes are " + bytes;
+    const char *why = nullptr;
+    if (!answer_holds(c.node, c.machine_name.c_str(), c.machine_bytes.c_str(), &why)) {
+        *error = "the registry returned node " + std::to_string(c.node) + ", machine name '" + c.machine_name +
+                 "', bytes " + c.machine_bytes + ": " + why;
         return false;
     }
     PgResult r;
@@ -393,18 +290,36 @@ bool claim_block(PgConnection &conn, const std::string &label, const std::string
 bool read_registry(PgConnection &conn, std::vector<Registered> *out, std::string *error) {
     PgResult r;
     if (!conn.exec("SELECT n.node_id, n.machine_name, pg_catalog.encode(n.machine_bytes, 'hex'), n.host_id, "
-                   "n.host_label, n.data_directory, n.retired_at IS NOT NULL FROM locality_uuid_registry.nodes n",
+                   "n.host_label, n.data_directory, n.retired_at IS NOT NULL, n.how, "
+                   "coalesce(n.system_identifier, '') FROM locality_uuid_registry.nodes n",
                    {}, &r, error))
         return false;
     for (int i = 0; i < r.rows(); ++i) {
         Registered g;
         if (!r.integer_at(i, 0, 1, 268435455, &g.node) || !r.text_at(i, 1, &g.machine_name) ||
             !r.text_at(i, 2, &g.machine) || !r.text_at(i, 3, &g.host_id) || !r.text_at(i, 4, &g.host_label) ||
-            !r.text_at(i, 5, &g.data_directory) || !r.bool_at(i, 6, &g.retired)) {
+            !r.text_at(i, 5, &g.data_directory) || !r.bool_at(i, 6, &g.retired) || !r.text_at(i, 7, &g.how) ||
+            !r.text_at(i, 8, &g.system_identifier)) {
             *error = "row " + std::to_string(i + 1) + " of locality_uuid_registry.nodes has a missing or malformed field";
             return false;
         }
         out->push_back(g);
+    }
+    return true;
+}
+
+bool read_budget(PgConnection &conn, Budget *out, std::string *error) {
+    PgResult r;
+    if (!conn.exec("SELECT (SELECT pg_catalog.count(*) FROM locality_uuid_registry.nodes), "
+                   "(SELECT pg_catalog.count(*) FROM locality_uuid_registry.nodes n "
+                   " WHERE n.how OPERATOR(pg_catalog.=) 'leased'), "
+                   "(SELECT CASE WHEN s.is_called THEN s.last_value ELSE 0 END FROM locality_uuid_registry.node_values s)",
+                   {}, &r, error))
+        return false;
+    if (!r.integer_at(0, 0, 0, 1LL << 40, &out->rows) || !r.integer_at(0, 1, 0, 1LL << 40, &out->leases) ||
+        !r.integer_at(0, 2, 0, 1LL << 40, &out->sequence_at)) {
+        *error = "the registry's counts were malformed";
+        return false;
     }
     return true;
 }
@@ -465,13 +380,7 @@ bool valid_setting_value(const std::string &text) {
 }
 
 bool valid_machine_name(const std::string &name) {
-    if (name.empty() || name.size() > 63) return false;
-    for (std::size_t i = 0; i < name.size(); ++i) {
-        const char c = name[i];
-        const bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-        if (!alnum && (i == 0 || (c != '.' && c != '_' && c != '-'))) return false;
-    }
-    return true;
+    return locality_registry::valid_machine_name(name.data(), name.size());
 }
 
 std::string node_file_text(const Claim &c, const std::string &host_identity_file) {
@@ -486,10 +395,16 @@ std::string node_file_text(const Claim &c, const std::string &host_identity_file
     return text;
 }
 
+std::string resolved_directory(const std::string &dir) {
+    char resolved[PATH_MAX];
+    if (realpath(dir.c_str(), resolved) != nullptr) return resolved;
+    return normalized_directory(dir);
+}
+
 std::string normalized_directory(const std::string &dir) {
-    // As PostgreSQL makes its data directory absolute and canonical
-    // (make_absolute_path, canonicalize_path), without following links: the
-    // path the server's binding shows.
+    // Absolute and canonical as PostgreSQL makes its data directory
+    // (make_absolute_path, canonicalize_path), links not followed: for a
+    // path of another host (a claim made elsewhere, a server audited).
     std::string path = dir;
     if (path.empty() || path[0] != '/') {
         char cwd[4096];

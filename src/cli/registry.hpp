@@ -63,8 +63,17 @@ struct Registered {
     long long node;
     std::string machine_name, machine, host_id, host_label, data_directory;
     bool retired;
+    std::string how;                // claimed, adopted or leased
+    std::string system_identifier;  // leases: the cluster's
 };
 bool read_registry(PgConnection &conn, std::vector<Registered> *out, std::string *error);
+
+// What the registry has handed out, of what it can: node values (rows and
+// the sequence's position) and machine bytes (one per row).
+struct Budget {
+    long long rows = 0, leases = 0, sequence_at = 0;
+};
+bool read_budget(PgConnection &conn, Budget *out, std::string *error);
 
 // The audit's mark on the claims it found live where they were claimed
 // (the registry's seen function); false if the role may not run it.
@@ -81,6 +90,11 @@ bool valid_machine_name(const std::string &name);
 // A data directory as the server names it: absolute, without '.', '..',
 // repeated or trailing slashes (links not followed, as PostgreSQL does).
 std::string normalized_directory(const std::string &dir);
+
+// The data directory as the server's binding shows it (resolved through
+// symbolic links: realpath) where it exists on this host, as a claim made
+// on the host sees it; otherwise normalized_directory's.
+std::string resolved_directory(const std::string &dir);
 
 // The node file's text: locality_uuid.node_id and machine_name lines (and
 // host_identity_file when given), as README's Node identity section uses.

@@ -1,16 +1,19 @@
 // The registry's objects (doc/fleets.md), created by `node claim` as the
 // role that owns the registry: a sequence, two tables and the functions
-// that hand values out. Claims are made only by those functions: SECURITY
-// DEFINER, so a provisioner granted EXECUTE on them may claim and nothing
-// else (it cannot write a row, set the sequence or read another role's
-// data), and the owner's own claims take the same path.
+// that hand values out. Values are handed out only by those functions:
+// SECURITY DEFINER, so a provisioner granted EXECUTE on the claims, or a
+// server's login granted EXECUTE on lease, gets values and nothing else (it
+// cannot write a row, set the sequence or read another role's data), and
+// the owner's own claims take the same path. Shared by the CLI
+// (src/cli/registry.cpp) and the servers that lease from it
+// (src/pg/identity/lease.cpp); PostgreSQL-free, as src/core.
 //
 // Every name in a body is schema-qualified and every function pins
 // search_path = pg_catalog, pg_temp: nothing a role can create in public,
 // "$user" or any other schema changes what a claim does.
 #pragma once
 
-namespace locality_cli {
+namespace locality_registry {
 
 // The layout's version: kept in the schema's comment. A CLI that finds an
 // older layout updates it when it runs as the owner, and refuses
@@ -30,16 +33,23 @@ CREATE TABLE IF NOT EXISTS locality_uuid_registry.nodes (
     host_id text NOT NULL CHECK (host_id ~ '^[0-9a-f]{32}$'),
     host_label text NOT NULL,
     data_directory text NOT NULL,
-    adopted boolean NOT NULL DEFAULT false,
+    -- claimed: node claim; adopted: node claim --node-id; leased: a
+    -- server's start (locality_uuid.registry), one row per start.
+    how text NOT NULL DEFAULT 'claimed' CHECK (how IN ('claimed', 'adopted', 'leased')),
+    system_identifier text,    -- leases: the cluster's
+    started_at timestamptz,    -- leases: the postmaster's start
     claimed_at timestamptz NOT NULL DEFAULT now(),
     last_seen timestamptz,
     retired_at timestamptz,
     CONSTRAINT nodes_machine_bytes_key UNIQUE (machine_bytes));
+-- One live claim per host and data directory; a lease is one start's, and
+-- every start of a server takes one.
 CREATE UNIQUE INDEX IF NOT EXISTS nodes_live_claim
-    ON locality_uuid_registry.nodes (host_id, data_directory) WHERE retired_at IS NULL;
+    ON locality_uuid_registry.nodes (host_id, data_directory) WHERE retired_at IS NULL AND how <> 'leased';
 CREATE TABLE IF NOT EXISTS locality_uuid_registry.claims (
     one boolean PRIMARY KEY DEFAULT true CHECK (one),
     claims bigint NOT NULL DEFAULT 0,
+    leases bigint NOT NULL DEFAULT 0,
     last_claim_at timestamptz);
 INSERT INTO locality_uuid_registry.claims DEFAULT VALUES ON CONFLICT DO NOTHING;
 COMMENT ON TABLE locality_uuid_registry.nodes IS
@@ -62,7 +72,7 @@ $$;
 -- bytes no row has: `wanted` if given (refused if taken), else lu-<hex>,
 -- lu-<hex>-1, ... Returns the name.
 CREATE OR REPLACE FUNCTION locality_uuid_registry.insert_node(node integer, wanted text, host text, label text,
-                                                             dir text, is_adopted boolean) RETURNS text
+                                                             dir text, kind text) RETURNS text
     LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     name text;
@@ -73,8 +83,8 @@ BEGIN
                      ELSE 'lu-' OPERATOR(pg_catalog.||) pg_catalog.to_hex(node) OPERATOR(pg_catalog.||) '-'
                           OPERATOR(pg_catalog.||) k::text END;
         INSERT INTO locality_uuid_registry.nodes (node_id, machine_name, machine_bytes, host_id, host_label,
-                                                  data_directory, adopted)
-        VALUES (node, name, locality_uuid_registry.machine_bytes(name), host, label, dir, is_adopted)
+                                                  data_directory, how)
+        VALUES (node, name, locality_uuid_registry.machine_bytes(name), host, label, dir, kind)
         ON CONFLICT DO NOTHING;
         IF FOUND THEN
             RETURN name;
@@ -136,7 +146,7 @@ BEGIN
     LOCK TABLE locality_uuid_registry.nodes IN SHARE ROW EXCLUSIVE MODE;
     SELECT * INTO live FROM locality_uuid_registry.nodes n
     WHERE n.host_id OPERATOR(pg_catalog.=) host AND n.data_directory OPERATOR(pg_catalog.=) dir
-      AND n.retired_at IS NULL;
+      AND n.retired_at IS NULL AND n.how OPERATOR(pg_catalog.<>) 'leased';
     IF FOUND THEN
         IF adopt_node IS NOT NULL AND (live.node_id OPERATOR(pg_catalog.<>) adopt_node
                                        OR (adopt_name IS NOT NULL AND live.machine_name OPERATOR(pg_catalog.<>) adopt_name)) THEN
@@ -171,7 +181,8 @@ BEGIN
     ELSE
         node := locality_uuid_registry.next_node();
     END IF;
-    name := locality_uuid_registry.insert_node(node, adopt_name, host, label, dir, adopt_node IS NOT NULL);
+    name := locality_uuid_registry.insert_node(node, adopt_name, host, label, dir,
+                                               CASE WHEN adopt_node IS NULL THEN 'claimed' ELSE 'adopted' END);
     UPDATE locality_uuid_registry.claims c
     SET claims = c.claims OPERATOR(pg_catalog.+) 1, last_claim_at = pg_catalog.now();
     RETURN QUERY SELECT node, name, pg_catalog.encode(locality_uuid_registry.machine_bytes(name), 'hex'), label, false;
@@ -201,18 +212,26 @@ BEGIN
     LOCK TABLE locality_uuid_registry.nodes IN SHARE ROW EXCLUSIVE MODE;
     SELECT pg_catalog.count(*) INTO held FROM locality_uuid_registry.nodes r
     WHERE r.host_id OPERATOR(pg_catalog.=) ANY (hosts) AND r.data_directory OPERATOR(pg_catalog.=) dir
-      AND r.retired_at IS NULL;
+      AND r.retired_at IS NULL AND r.how OPERATOR(pg_catalog.<>) 'leased';
+    -- The block's claims past n (it was claimed larger): another size.
+    IF EXISTS (SELECT FROM locality_uuid_registry.nodes r
+               WHERE pg_catalog.starts_with(r.host_label, label OPERATOR(pg_catalog.||) '/')
+                 AND r.host_label OPERATOR(pg_catalog.<>) ALL (labels)
+                 AND r.data_directory OPERATOR(pg_catalog.=) dir AND r.retired_at IS NULL
+                 AND r.how OPERATOR(pg_catalog.<>) 'leased') THEN
+        held := -1;
+    END IF;
     IF held OPERATOR(pg_catalog.=) n THEN
         RETURN QUERY SELECT r.node_id, r.machine_name, pg_catalog.encode(r.machine_bytes, 'hex'), r.host_label, true
                      FROM locality_uuid_registry.nodes r
                      WHERE r.host_id OPERATOR(pg_catalog.=) ANY (hosts) AND r.data_directory OPERATOR(pg_catalog.=) dir
-                       AND r.retired_at IS NULL
+                       AND r.retired_at IS NULL AND r.how OPERATOR(pg_catalog.<>) 'leased'
                      ORDER BY r.node_id;
         RETURN;
     END IF;
     IF held OPERATOR(pg_catalog.<>) 0 THEN
-        RAISE EXCEPTION 'the registry holds % of the % claims of block %: claim the block with its original size',
-            held, n, pg_catalog.quote_literal(label) USING ERRCODE = '23505';
+        RAISE EXCEPTION 'the registry holds a block % of another size than %: claim the block with its original size',
+            pg_catalog.quote_literal(label), n USING ERRCODE = '23505';
     END IF;
     FOR i IN 1..n LOOP
         node := locality_uuid_registry.next_node();
@@ -223,12 +242,41 @@ BEGIN
                 base OPERATOR(pg_catalog.+) i OPERATOR(pg_catalog.-) 1
                 USING ERRCODE = '40001', HINT = 'Claim the block again: it starts past the taken value.';
         END IF;
-        name := locality_uuid_registry.insert_node(node, NULL, hosts[i], labels[i], dir, false);
+        name := locality_uuid_registry.insert_node(node, NULL, hosts[i], labels[i], dir, 'claimed');
         RETURN QUERY SELECT node, name, pg_catalog.encode(locality_uuid_registry.machine_bytes(name), 'hex'),
                             labels[i], false;
     END LOOP;
     UPDATE locality_uuid_registry.claims c
     SET claims = c.claims OPERATOR(pg_catalog.+) 1, last_claim_at = pg_catalog.now();
+END
+$$;
+
+-- A lease: a node value and a machine name never handed out before, for
+-- one start of a server (locality_uuid.registry), recorded with the host
+-- (digest and label), the data directory, the system identifier and the
+-- start. Every start takes a new one, a standby's too, so that no copy,
+-- clone, revert or promoted standby ever shares one with another start.
+CREATE OR REPLACE FUNCTION locality_uuid_registry.lease(host text, label text, dir text, system_identifier text,
+                                                       started_at timestamptz)
+    RETURNS TABLE (node_id integer, machine_name text, machine_bytes text)
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    node integer;
+    name text;
+BEGIN
+    IF host IS NULL OR label IS NULL OR dir IS NULL OR system_identifier IS NULL OR started_at IS NULL THEN
+        RAISE EXCEPTION 'a lease needs a host, a label, a data directory, a system identifier and a start'
+            USING ERRCODE = '22004';
+    END IF;
+    LOCK TABLE locality_uuid_registry.nodes IN SHARE ROW EXCLUSIVE MODE;
+    node := locality_uuid_registry.next_node();
+    name := locality_uuid_registry.insert_node(node, NULL, host, label, dir, 'leased');
+    UPDATE locality_uuid_registry.nodes n
+    SET system_identifier = lease.system_identifier, started_at = lease.started_at, last_seen = pg_catalog.now()
+    WHERE n.node_id OPERATOR(pg_catalog.=) node;
+    UPDATE locality_uuid_registry.claims c
+    SET leases = c.leases OPERATOR(pg_catalog.+) 1, last_claim_at = pg_catalog.now();
+    RETURN QUERY SELECT node, name, pg_catalog.encode(locality_uuid_registry.machine_bytes(name), 'hex');
 END
 $$;
 
@@ -247,11 +295,102 @@ SELECT pg_catalog.count(*)::integer FROM marked
 $$;
 
 REVOKE ALL ON FUNCTION locality_uuid_registry.machine_bytes(text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION locality_uuid_registry.insert_node(integer, text, text, text, text, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION locality_uuid_registry.insert_node(integer, text, text, text, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION locality_uuid_registry.lease(text, text, text, text, timestamptz) FROM PUBLIC;
 REVOKE ALL ON FUNCTION locality_uuid_registry.next_node() FROM PUBLIC;
 REVOKE ALL ON FUNCTION locality_uuid_registry.claim(text, text, text, integer, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION locality_uuid_registry.claim_block(text, text, text[], text[]) FROM PUBLIC;
 REVOKE ALL ON FUNCTION locality_uuid_registry.seen(integer[], text[], text[]) FROM PUBLIC;
 )SQL";
 
-}  // namespace locality_cli
+// What a registry must be for its claims to be trusted, as rows of
+// problems (none: trusted). $1: the role that must own it. Roles that are
+// members of the owner act as the owner, and superusers may do anything
+// anyway: neither is a problem.
+constexpr const char kTrustSql[] = R"SQL(
+WITH owner AS (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname::pg_catalog.text OPERATOR(pg_catalog.=) $1::pg_catalog.text),
+ns AS (SELECT n.oid, n.nspowner, n.nspacl FROM pg_catalog.pg_namespace n
+       WHERE n.nspname OPERATOR(pg_catalog.=) 'locality_uuid_registry'),
+rels AS (SELECT c.oid, c.relname, c.relkind, c.relowner, c.relacl, c.relrowsecurity
+         FROM pg_catalog.pg_class c JOIN ns ON c.relnamespace OPERATOR(pg_catalog.=) ns.oid),
+grants AS (SELECT a.grantee, a.privilege_type,
+                  pg_catalog.format('%s %I', CASE c.relkind WHEN 'S' THEN 'sequence' ELSE 'table' END, c.relname) AS obj
+           FROM rels c, LATERAL pg_catalog.aclexplode(c.relacl) a
+           UNION ALL
+           SELECT a.grantee, a.privilege_type, 'schema locality_uuid_registry'
+           FROM ns, LATERAL pg_catalog.aclexplode(ns.nspacl) a),
+-- Grants to a role other than the owner and its members (0: PUBLIC).
+others AS (SELECT g.*, CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN 'PUBLIC'
+                            ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(g.grantee)::pg_catalog.text) END AS role
+           FROM grants g, owner
+           WHERE CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN true
+                      ELSE NOT pg_catalog.pg_has_role(g.grantee, owner.oid, 'MEMBER') END),
+-- The unique, valid, immediate indexes of nodes, by their columns.
+uniq AS (SELECT x.indpred IS NOT NULL AS partial,
+                ARRAY(SELECT a.attname::pg_catalog.text
+                      FROM pg_catalog.unnest(x.indkey::pg_catalog.int2[]) WITH ORDINALITY k(attnum, i)
+                      JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) x.indrelid
+                                                    AND a.attnum OPERATOR(pg_catalog.=) k.attnum
+                      ORDER BY k.i) AS cols
+         FROM pg_catalog.pg_index x JOIN rels c ON x.indrelid OPERATOR(pg_catalog.=) c.oid
+         WHERE c.relname OPERATOR(pg_catalog.=) 'nodes' AND x.indisunique AND x.indisvalid AND x.indimmediate
+           AND x.indexprs IS NULL)
+SELECT p FROM (
+    SELECT pg_catalog.format('there is no role %s', pg_catalog.quote_ident($1::pg_catalog.text))
+    WHERE NOT EXISTS (SELECT FROM owner)
+    UNION ALL
+    SELECT pg_catalog.format('schema locality_uuid_registry is owned by role %I', pg_catalog.pg_get_userbyid(ns.nspowner))
+    FROM ns, owner WHERE ns.nspowner OPERATOR(pg_catalog.<>) owner.oid
+    UNION ALL
+    SELECT pg_catalog.format('%s %I is owned by role %I',
+                             CASE c.relkind WHEN 'S' THEN 'sequence' WHEN 'i' THEN 'index' WHEN 'r' THEN 'table'
+                                            ELSE 'relation' END,
+                             c.relname, pg_catalog.pg_get_userbyid(c.relowner))
+    FROM rels c, owner WHERE c.relowner OPERATOR(pg_catalog.<>) owner.oid
+    UNION ALL
+    SELECT pg_catalog.format('function %s is owned by role %I', p.oid::pg_catalog.regprocedure,
+                             pg_catalog.pg_get_userbyid(p.proowner))
+    FROM pg_catalog.pg_proc p JOIN ns ON p.pronamespace OPERATOR(pg_catalog.=) ns.oid, owner
+    WHERE p.proowner OPERATOR(pg_catalog.<>) owner.oid
+    UNION ALL
+    SELECT pg_catalog.format('type %s is owned by role %I', t.oid::pg_catalog.regtype, pg_catalog.pg_get_userbyid(t.typowner))
+    FROM pg_catalog.pg_type t JOIN ns ON t.typnamespace OPERATOR(pg_catalog.=) ns.oid, owner
+    WHERE t.typowner OPERATOR(pg_catalog.<>) owner.oid
+    UNION ALL
+    SELECT pg_catalog.format('role %s has %s on %s', o.role, o.privilege_type, o.obj)
+    FROM others o
+    WHERE o.privilege_type OPERATOR(pg_catalog.=) ANY ('{CREATE,INSERT,UPDATE,DELETE,TRUNCATE,TRIGGER,REFERENCES}'::pg_catalog.text[])
+    UNION ALL
+    SELECT pg_catalog.format('table %I has trigger %I', c.relname, t.tgname)
+    FROM pg_catalog.pg_trigger t JOIN rels c ON t.tgrelid OPERATOR(pg_catalog.=) c.oid WHERE NOT t.tgisinternal
+    UNION ALL
+    SELECT pg_catalog.format('table %I has rule %I', c.relname, r.rulename)
+    FROM pg_catalog.pg_rewrite r JOIN rels c ON r.ev_class OPERATOR(pg_catalog.=) c.oid
+    WHERE r.rulename OPERATOR(pg_catalog.<>) '_RETURN'
+    UNION ALL
+    SELECT pg_catalog.format('table %I has row security policy %I', c.relname, p.polname)
+    FROM pg_catalog.pg_policy p JOIN rels c ON p.polrelid OPERATOR(pg_catalog.=) c.oid
+    UNION ALL
+    SELECT pg_catalog.format('table %I has row security enabled', c.relname) FROM rels c WHERE c.relrowsecurity
+    UNION ALL
+    SELECT pg_catalog.format('%s %s is missing', e.kind, e.name)
+    FROM (VALUES ('table', 'nodes', 'r'), ('table', 'claims', 'r'), ('sequence', 'node_values', 'S')) e(kind, name, relkind)
+    WHERE NOT EXISTS (SELECT FROM rels c WHERE c.relname OPERATOR(pg_catalog.=) e.name
+                                            AND c.relkind OPERATOR(pg_catalog.=) e.relkind::pg_catalog."char")
+    UNION ALL
+    SELECT 'sequence node_values does not run from 1 to 268435455 by 1 without cycling'
+    FROM rels c JOIN pg_catalog.pg_sequence s ON s.seqrelid OPERATOR(pg_catalog.=) c.oid
+    WHERE c.relname OPERATOR(pg_catalog.=) 'node_values'
+      AND NOT (s.seqmin OPERATOR(pg_catalog.=) 1 AND s.seqmax OPERATOR(pg_catalog.=) 268435455
+               AND s.seqincrement OPERATOR(pg_catalog.=) 1 AND NOT s.seqcycle)
+    UNION ALL
+    SELECT pg_catalog.format('table nodes has no unique constraint on (%s)', pg_catalog.array_to_string(e.cols, ', '))
+    FROM (VALUES ('{node_id}'::pg_catalog.text[], false), ('{machine_name}', false), ('{machine_bytes}', false),
+                 ('{host_id,data_directory}', true)) e(cols, partial)
+    WHERE EXISTS (SELECT FROM rels c WHERE c.relname OPERATOR(pg_catalog.=) 'nodes')
+      AND NOT EXISTS (SELECT FROM uniq u WHERE u.cols OPERATOR(pg_catalog.=) e.cols
+                                           AND u.partial OPERATOR(pg_catalog.=) e.partial)
+) problems(p)
+)SQL";
+
+}  // namespace locality_registry
