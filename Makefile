@@ -39,7 +39,7 @@ ISOLATION_OPTS = --load-extension=locality_uuid
 # PostgreSQL's headers are included as system headers (-isystem wins over
 # PGXS's -I for the same directory), so the warning flags below judge only
 # this project's code.
-PG_CPPFLAGS = -I$(SOURCE_DIR)/src/core -I$(SOURCE_DIR)/src/registry -I$(SOURCE_DIR)/src/pg -isystem $(includedir_server) -isystem $(includedir_internal) \
+PG_CPPFLAGS = -I$(SOURCE_DIR)/src/core -I$(SOURCE_DIR)/src/registry -I$(SOURCE_DIR)/src/pg -isystem $(shell $(PG_CONFIG) --includedir) -isystem $(includedir_server) -isystem $(includedir_internal) \
               -DLOCALITY_UUID_VERSION='"$(EXTVERSION)"'
 # No exceptions or RTTI anywhere in the module: see src/pg/pg_boundary.hpp.
 # -fvisibility=hidden: see src/pg/pg_boundary.hpp.
@@ -50,7 +50,8 @@ WERROR ?=
 LOCALITY_CXXFLAGS = -std=c++17 -fno-exceptions -fno-rtti -Wno-register -fvisibility=hidden \
                     -Wall -Wextra $(WERROR)
 PG_CXXFLAGS = $(LOCALITY_CXXFLAGS)
-SHLIB_LINK = -lcrypto -lstdc++
+# libpq: the lease worker talks to the registry (src/pg/identity/lease.cpp).
+SHLIB_LINK = -lcrypto -lstdc++ -L$(shell $(PG_CONFIG) --libdir) -lpq
 
 # The command-line tool (below); set before PGXS, whose clean rule tests
 # EXTRA_CLEAN when it is read.

@@ -49,6 +49,11 @@ struct Binding {
     MoveTarget target;          // moving only
 };
 
+// This host's identity as text (locality_uuid.host_identity_file's first
+// line, or "machine-id and host name (HOST)"): what a lease records beside
+// its digest.
+void current_host_label(char *buf, size_t size);
+
 // This server's binding now (node and machine as the settings say), with
 // `since` the current time and run_start 0 (a binding's own is drawn when
 // it is made: dealign.hpp). Called by the postmaster at start and at the

@@ -3,6 +3,7 @@
 
 #include "counters/counter_state.hpp"
 #include "counters/session_counters.hpp"
+#include "identity/lease.hpp"
 #include "identity/node.hpp"
 #include "reservations/reservation_wal.hpp"
 #include "reservations/shared_counters.hpp"
@@ -33,6 +34,8 @@ void _PG_init(void) {
         return;
     }
     locality_pg::detect_node_for_server();
+    // Leases: this start's node value and machine name from the registry.
+    if (locality_pg::leases_on()) locality_pg::request_lease();
     // Registered whatever locality_uuid.shared_counter says: this server may
     // have to replay records of one where it was on.
     locality_pg::register_reservation_wal();

@@ -14,6 +14,8 @@ int setting_wal_rmgr_id = 128;
 bool setting_shared_counter_explicit = false;
 char *setting_host_identity_file = nullptr;
 bool setting_require_node_id = false;
+char *setting_registry = nullptr;
+char *setting_registry_owner = nullptr;
 uint32 identity_settings_generation = 0;
 
 namespace {
@@ -104,6 +106,21 @@ void define_settings() {
         "copy of it carries), get error 55000.",
         &setting_require_node_id, false,
         process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP, 0, nullptr, nullptr, nullptr);
+
+    // Leases (identity/lease.hpp): the registry every start takes its node
+    // value and machine name from. Superusers only (its conninfo may hold a
+    // password); read at the start, as the worker that uses it starts then.
+    DefineCustomStringVariable(
+        "locality_uuid.registry", "libpq connection string of the registry every start leases its node value from.",
+        "Empty: no leases (node_id and machine_name as set). Set: every start of the server takes a node value and a "
+        "Hot Guid machine name the registry never handed out, before its first server-wide id (doc/fleets.md).",
+        &setting_registry, "", process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP,
+        GUC_SUPERUSER_ONLY, nullptr, nullptr, nullptr);
+    DefineCustomStringVariable(
+        "locality_uuid.registry_owner", "The role that owns the registry, if it is not the registry login.",
+        "Leases are taken only from a registry owned by this role alone (as locality-uuid --registry-owner).",
+        &setting_registry_owner, "", process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP,
+        GUC_SUPERUSER_ONLY, nullptr, nullptr, nullptr);
 
 #if PG_VERSION_NUM >= 150000
     // The custom WAL resource manager id of the reservation records

@@ -12,6 +12,8 @@ extern char *setting_machine_name;   // locality_uuid.machine_name, '' = host na
 extern int setting_wal_rmgr_id;      // locality_uuid.wal_resource_manager_id (PostgreSQL 15+)
 extern char *setting_host_identity_file;  // locality_uuid.host_identity_file, '' = machine id and host name
 extern bool setting_require_node_id;      // locality_uuid.require_node_id
+extern char *setting_registry;            // locality_uuid.registry, '' = no leases
+extern char *setting_registry_owner;      // locality_uuid.registry_owner, '' = the registry login
 // Bumped whenever locality_uuid.node_id or locality_uuid.machine_name is
 // assigned (start, reload): one integer to compare per id.
 extern uint32 identity_settings_generation;

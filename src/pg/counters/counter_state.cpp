@@ -13,6 +13,7 @@ extern "C" {
 #include "counters/active_cells.hpp"
 #include "counters/generation_errors.hpp"
 #include "counters/session_counters.hpp"
+#include "identity/lease.hpp"
 #include "identity/machine.hpp"
 #include "identity/node.hpp"
 #include "reservations/dealign.hpp"
@@ -91,7 +92,12 @@ auto with_active_cells(IdKind kind, Make make) {
     if (pg_atomic_read_u32(&shared->moves_pending) != 0) settle_moves(shared);
     // A start that could not read the host identity file: nothing until it can.
     if (pg_atomic_read_u32(&shared->identity_unreadable) != 0) settle_identity(shared);
-    if (identity_seen != identity_settings_generation) check_identity(shared);
+    // The first id after this start's lease: the binding records its values.
+    static bool lease_bound = false;
+    if (identity_seen != identity_settings_generation || (leases_on() && !lease_bound)) {
+        check_identity(shared);
+        lease_bound = leases_on();
+    }
     const char *refusal = kind == IdKind::hot_guid ? refusal_hot_guid : refusal_locality;
     if (refusal[0] != '\0') report_node_not_assigned(refusal, kind == IdKind::hot_guid);
     pg_read_barrier();  // the counters as restore_late or the move left them
@@ -110,6 +116,7 @@ locality::Stamp current_stamp() {
     static int stamp_pid = 0;
     static int stamp_setting = 0;
     static locality::Stamp stamp{};
+    // (A lease is this shared memory's for its life, held before any id.)
     if (stamp_pid != MyProcPid || stamp_setting != setting_node_id) {
         stamp = locality::Stamp{static_cast<uint16>(MyProcPid & 0xFFFF), current_node()};
         stamp_pid = MyProcPid;
@@ -140,6 +147,8 @@ void wait_for_next_second(int64 seconds) {
 }  // namespace
 
 locality::Uuid16 make_locality_id(bool at_given_time, locality::Mode mode, int64 millis) {
+    // With leases, no value but this start's lease's (identity/lease.hpp).
+    if (leases_on() && !lease_held()) report_no_lease();
     const locality::Stamp stamp = current_stamp();
     locality::Uuid16 id;
     const locality::GenStatus status = with_active_cells(IdKind::locality, [&](auto &cells, auto &, auto reservation) {
@@ -151,6 +160,7 @@ locality::Uuid16 make_locality_id(bool at_given_time, locality::Mode mode, int64
 }
 
 locality::Uuid16 make_hot_guid(bool at_given_time, int64 seconds, uint32 shard_key) {
+    if (leases_on() && !lease_held()) report_no_lease();
     const locality::HotStamp stamp = current_hot_stamp();
     locality::Uuid16 id;
     auto make = [&](int64 at) {

@@ -15,6 +15,7 @@ extern "C" {
 
 #include "host_identity.hpp"
 #include "hot_guid.hpp"
+#include "identity/lease.hpp"
 #include "identity/machine.hpp"
 #include "identity/node.hpp"
 #include "identity/setting_source.hpp"
@@ -62,17 +63,37 @@ void current_binding(Binding *out) {
         strlcpy(out->data_directory, DataDir != nullptr ? DataDir : "", sizeof out->data_directory);
     out->system_identifier = GetSystemIdentifier();
     out->node = static_cast<int32>(current_node());
-    if (setting_node_id != kNodeIdDetect)
+    if (leases_on())
+        strlcpy(out->node_source, lease_source(), sizeof out->node_source);
+    else if (setting_node_id != kNodeIdDetect)
         setting_source("locality_uuid.node_id", out->node_source, sizeof out->node_source);
     else
         strlcpy(out->node_source, current_node_source(), sizeof out->node_source);
     std::uint8_t machine[3];
     if (machine_bytes_quietly(machine)) locality::format_machine(machine, out->machine);
-    if (setting_machine_name != nullptr && setting_machine_name[0] != '\0')
+    if (leases_on())
+        strlcpy(out->machine_source, lease_source(), sizeof out->machine_source);
+    else if (setting_machine_name != nullptr && setting_machine_name[0] != '\0')
         setting_source("locality_uuid.machine_name", out->machine_source, sizeof out->machine_source);
     else
         strlcpy(out->machine_source, "host name", sizeof out->machine_source);
     out->since = static_cast<int64>(time(nullptr));
+}
+
+void current_host_label(char *buf, size_t size) {
+    const char *file = setting_host_identity_file != nullptr ? setting_host_identity_file : "";
+    char text[1024];
+    if (file[0] != '\0') {
+        if (!locality::read_first_line(file, text, sizeof text)) text[0] = '\0';
+        strlcpy(buf, text, size);
+        return;
+    }
+    char machine_id[128];
+    char host[256];
+    const bool has_id = locality::read_first_line("/etc/machine-id", machine_id, sizeof machine_id);
+    if (gethostname(host, sizeof host) != 0) host[0] = '\0';
+    host[sizeof host - 1] = '\0';
+    snprintf(buf, size, "%s (%s)", has_id ? "machine-id and host name" : "host name", host);
 }
 
 bool host_identity_unreadable() {

@@ -1,5 +1,6 @@
 #include "identity/machine.hpp"
 
+#include "identity/lease.hpp"
 #include "settings.hpp"
 
 namespace locality_pg {
@@ -14,7 +15,12 @@ std::uint8_t cached_machine[3];
 char host_name[256];
 bool host_name_read = false;
 
-const char *setting_value() { return setting_machine_name != nullptr ? setting_machine_name : ""; }
+// The name set: this start's lease's with leases on (identity/lease.hpp),
+// else locality_uuid.machine_name ('' for the host name).
+const char *setting_value() {
+    if (leases_on()) return lease_machine_name();
+    return setting_machine_name != nullptr ? setting_machine_name : "";
+}
 
 // Fills `name` with the machine name in use.
 void machine_name(char name[256]) {

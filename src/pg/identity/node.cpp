@@ -1,5 +1,6 @@
 #include "identity/node.hpp"
 
+#include "identity/lease.hpp"
 #include "identity/setting_source.hpp"
 #include "locality_id.hpp"
 #include "node_id.hpp"
@@ -47,6 +48,17 @@ void warn_data_directory(const char *what, const char *source) {
 
 void detect_node_for_server() {
     char source[MAXPGPATH + 32];
+    if (leases_on()) {
+        // The values come from this start's lease, none other: what the
+        // settings hold would only mislead.
+        ereport(LOG, (errmsg("locality_uuid: node values and Hot Guid machine names come from leases (locality_uuid.registry): "
+                             "this start takes one before its first server-wide id"),
+                      (setting_node_id != kNodeIdDetect || (setting_machine_name != nullptr && setting_machine_name[0] != '\0'))
+                          ? errdetail("locality_uuid.node_id and locality_uuid.machine_name are not used while "
+                                      "locality_uuid.registry is set.")
+                          : 0));
+        return;
+    }
     if (setting_node_id != kNodeIdDetect) {
         if (setting_source("locality_uuid.node_id", source, sizeof source) == SettingSource::data_directory_file) {
             char what[64];
@@ -116,6 +128,7 @@ void detect_node_for_server() {
 
 bool node_value_from_host_file(char *why, size_t size) {
     char source[MAXPGPATH + 32];
+    if (leases_on()) return true;  // the registry's, for this start alone
     if (setting_node_id == kNodeIdDetect) {
         snprintf(why, size, "the node value comes from %s", current_node_source());
         return false;
@@ -129,6 +142,7 @@ bool node_value_from_host_file(char *why, size_t size) {
 
 bool machine_name_from_host_file(char *why, size_t size) {
     char source[MAXPGPATH + 32];
+    if (leases_on()) return true;
     if (setting_machine_name == nullptr || setting_machine_name[0] == '\0') {
         snprintf(why, size, "the Hot Guid machine name comes from the host name");
         return false;
@@ -141,12 +155,14 @@ bool machine_name_from_host_file(char *why, size_t size) {
 }
 
 uint32 current_node() {
+    if (leases_on()) return lease_node();
     if (setting_node_id != kNodeIdDetect) return static_cast<uint32>(setting_node_id);
     const locality::DetectedNode &d = detect_once();
     return d.found ? locality::node_from_mac(d.mac) : 0;
 }
 
 const char *current_node_source() {
+    if (leases_on()) return "lease";
     if (setting_node_id != kNodeIdDetect) return "setting";
     detect_once();
     return detected_source;

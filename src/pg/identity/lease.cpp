@@ -1,0 +1,423 @@
+// This start's lease (lease.hpp): its place in shared memory, the worker
+// that takes it from the registry over libpq, and what ids read of it.
+//
+// The worker runs from the postmaster's start (a standby takes its own
+// lease too), needs no database of this server, and after taking the
+// lease stays, idle, until the server stops: a crash restart kills it with
+// every other process and starts it again, for the new shared memory's
+// lease. Every wait is on its latch (WaitLatchOrSocket, interruptible, wait
+// event type Extension), with a deadline: no wait in libpq blocks it.
+#include "identity/lease.hpp"
+
+extern "C" {
+#include "access/xlog.h"  // GetSystemIdentifier
+#include "postmaster/bgworker.h"
+#include "tcop/tcopprot.h"  // die
+#include "storage/latch.h"
+#include "storage/spin.h"
+#if PG_VERSION_NUM >= 140000
+#include "utils/wait_event.h"
+#endif
+}
+
+#include <libpq-fe.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "answer.hpp"
+#include "binding.hpp"
+#include "registry_sql.hpp"
+#include "settings.hpp"
+
+namespace locality_pg {
+namespace {
+
+struct LeaseState {
+    // 1 once this start's lease is held: written after the values below
+    // (write barrier), read before them (read barrier).
+    pg_atomic_uint32 held;
+    int32 node;
+    char machine_name[64];
+    char source[256];    // lease_source()
+    // The last attempt that failed, for the error ids get meanwhile (under
+    // the spinlock: the worker writes it while backends read it).
+    slock_t mutex;
+    uint32 attempts;
+    TimestampTz failed_at;
+    char error[512];
+};
+
+LeaseState *state = nullptr;
+
+#if PG_VERSION_NUM >= 150000
+shmem_request_hook_type prev_shmem_request_hook = nullptr;
+#endif
+shmem_startup_hook_type prev_shmem_startup_hook = nullptr;
+
+void lease_shmem_request() {
+#if PG_VERSION_NUM >= 150000
+    if (prev_shmem_request_hook) prev_shmem_request_hook();
+#endif
+    RequestAddinShmemSpace(MAXALIGN(sizeof(LeaseState)));
+}
+
+void lease_shmem_startup() {
+    if (prev_shmem_startup_hook) prev_shmem_startup_hook();
+    LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+    bool found;
+    state = static_cast<LeaseState *>(ShmemInitStruct("locality_uuid lease", sizeof(LeaseState), &found));
+    if (!found) {
+        memset(state, 0, sizeof *state);
+        pg_atomic_init_u32(&state->held, 0);
+        SpinLockInit(&state->mutex);
+        strlcpy(state->error, "the lease worker has not answered yet", sizeof state->error);
+    }
+    LWLockRelease(AddinShmemInitLock);
+}
+
+// The registry as reports name it: host:port/dbname of the conninfo, never
+// its password.
+void describe_registry(char *out, size_t size) {
+    char *err = nullptr;
+    PQconninfoOption *opts = PQconninfoParse(setting_registry != nullptr ? setting_registry : "", &err);
+    if (opts == nullptr) {
+        if (err != nullptr) PQfreemem(err);
+        strlcpy(out, "(an unparsable locality_uuid.registry)", size);
+        return;
+    }
+    const char *host = "", *port = "", *db = "";
+    for (PQconninfoOption *p = opts; p->keyword != nullptr; ++p) {
+        if (p->val == nullptr) continue;
+        if ((strcmp(p->keyword, "host") == 0 || strcmp(p->keyword, "hostaddr") == 0) && host[0] == '\0') host = p->val;
+        if (strcmp(p->keyword, "port") == 0) port = p->val;
+        if (strcmp(p->keyword, "dbname") == 0) db = p->val;
+    }
+    snprintf(out, size, "%s:%s/%s", host[0] != '\0' ? host : "localhost", port[0] != '\0' ? port : "5432",
+             db[0] != '\0' ? db : "-");
+    PQconninfoFree(opts);
+}
+
+// --- the worker ---------------------------------------------------------------------
+
+// Milliseconds from now to deadline (0 if past).
+long ms_until(TimestampTz deadline) {
+    const TimestampTz now = GetCurrentTimestamp();
+    return deadline > now ? static_cast<long>((deadline - now) / 1000) : 0;
+}
+
+// Waits until conn's socket is ready for `events` (WL_SOCKET_*), the
+// deadline passes or the latch is set; false once the deadline passed.
+bool wait_socket(PGconn *conn, int events, TimestampTz deadline) {
+    const long ms = ms_until(deadline);
+    if (ms <= 0) return false;
+    const int rc = WaitLatchOrSocket(MyLatch, WL_LATCH_SET | WL_EXIT_ON_PM_DEATH | WL_TIMEOUT | events,
+                                     PQsocket(conn), ms, PG_WAIT_EXTENSION);
+    if (rc & WL_LATCH_SET) ResetLatch(MyLatch);
+    CHECK_FOR_INTERRUPTS();
+    return ms_until(deadline) > 0 || (rc & events) != 0;
+}
+
+void set_error(char *error, size_t size, const char *what, const char *detail) {
+    snprintf(error, size, "%s%s%s", what, detail != nullptr && detail[0] != '\0' ? ": " : "",
+             detail != nullptr ? detail : "");
+    // libpq's messages end in a newline, and may hold more lines: one line.
+    for (size_t n = strlen(error); n > 0 && (error[n - 1] == '\n' || error[n - 1] == ' '); --n) error[n - 1] = '\0';
+    for (char *c = error; *c != '\0'; ++c)
+        if (*c == '\n' || *c == '\t') *c = ' ';
+}
+
+// Connects without blocking the worker; nullptr and *error on failure.
+PGconn *connect_registry(TimestampTz deadline, char *error, size_t size) {
+    // Defaults the conninfo may override (it is expanded last).
+    const char *keys[] = {"connect_timeout", "application_name", "dbname", nullptr};
+    const char *vals[] = {"10", "locality_uuid lease", setting_registry, nullptr};
+    PGconn *conn = PQconnectStartParams(keys, vals, 1);
+    if (conn == nullptr) {
+        set_error(error, size, "could not connect to the registry", "out of memory");
+        return nullptr;
+    }
+    PostgresPollingStatusType st = PGRES_POLLING_WRITING;
+    while (PQstatus(conn) != CONNECTION_BAD && st != PGRES_POLLING_OK && st != PGRES_POLLING_FAILED) {
+        const int events = st == PGRES_POLLING_READING ? WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE;
+        if (!wait_socket(conn, events, deadline)) {
+            set_error(error, size, "could not connect to the registry", "timeout");
+            PQfinish(conn);
+            return nullptr;
+        }
+        st = PQconnectPoll(conn);
+    }
+    if (PQstatus(conn) != CONNECTION_OK) {
+        set_error(error, size, "could not connect to the registry", PQerrorMessage(conn));
+        PQfinish(conn);
+        return nullptr;
+    }
+    return conn;
+}
+
+// Runs sql with text parameters and returns its last result (the caller
+// clears it); nullptr and *error ("SQLSTATE: message") on failure.
+PGresult *run(PGconn *conn, const char *sql, int nparams, const char *const *params, TimestampTz deadline,
+              char *error, size_t size) {
+    if (!PQsendQueryParams(conn, sql, nparams, nullptr, params, nullptr, nullptr, 0)) {
+        set_error(error, size, "could not send a statement to the registry", PQerrorMessage(conn));
+        return nullptr;
+    }
+    int flushed;
+    while ((flushed = PQflush(conn)) == 1)
+        if (!wait_socket(conn, WL_SOCKET_WRITEABLE, deadline)) {
+            set_error(error, size, "the registry did not answer", "timeout");
+            return nullptr;
+        }
+    PGresult *last = nullptr;
+    for (;;) {
+        while (flushed == 0 && PQisBusy(conn)) {
+            if (!wait_socket(conn, WL_SOCKET_READABLE, deadline) || !PQconsumeInput(conn)) {
+                if (last != nullptr) PQclear(last);
+                set_error(error, size, "the registry did not answer",
+                          ms_until(deadline) > 0 ? PQerrorMessage(conn) : "timeout");
+                return nullptr;
+            }
+        }
+        PGresult *r = PQgetResult(conn);
+        if (r == nullptr) break;
+        if (last != nullptr) PQclear(last);
+        last = r;
+    }
+    const ExecStatusType status = last != nullptr ? PQresultStatus(last) : PGRES_FATAL_ERROR;
+    if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
+        const char *state_code = last != nullptr ? PQresultErrorField(last, PG_DIAG_SQLSTATE) : nullptr;
+        const char *message = last != nullptr ? PQresultErrorField(last, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
+        char what[16];
+        snprintf(what, sizeof what, "%s", state_code != nullptr ? state_code : "error");
+        set_error(error, size, what, message != nullptr ? message : PQerrorMessage(conn));
+        if (last != nullptr) PQclear(last);
+        return nullptr;
+    }
+    return last;
+}
+
+// One attempt: connect, pin the path, check the registry can be trusted
+// (registry_sql.hpp: owned by locality_uuid.registry_owner, or the login,
+// alone; the unique constraints in place; this layout), take the lease,
+// check the answer. True with the lease in *node and *name.
+bool take_lease(int32 *node, char *name, size_t name_size, char *error, size_t size) {
+    const TimestampTz deadline = GetCurrentTimestamp() + 30 * USECS_PER_SEC;
+    PGconn *conn = connect_registry(deadline, error, size);
+    if (conn == nullptr) return false;
+    bool ok = false;
+    PGresult *r = run(conn,
+                      "SELECT pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false), "
+                      "pg_catalog.set_config('statement_timeout', '30s', false), pg_catalog.current_user()::text",
+                      0, nullptr, deadline, error, size);
+    if (r != nullptr) {
+        char owner[NAMEDATALEN * 2];
+        const char *configured = setting_registry_owner != nullptr ? setting_registry_owner : "";
+        strlcpy(owner, configured[0] != '\0' ? configured : PQgetvalue(r, 0, 2), sizeof owner);
+        PQclear(r);
+        const char *owner_param[] = {owner};
+        r = run(conn,
+                "SELECT pg_catalog.obj_description(n.oid, 'pg_namespace'), pg_catalog.pg_get_userbyid(n.nspowner) "
+                "FROM pg_catalog.pg_namespace n WHERE n.nspname OPERATOR(pg_catalog.=) 'locality_uuid_registry'",
+                0, nullptr, deadline, error, size);
+        char layout[64];
+        snprintf(layout, sizeof layout, "locality_uuid registry, layout %d", locality_registry::kRegistryLayout);
+        if (r != nullptr && PQntuples(r) != 1) {
+            set_error(error, size, "there is no registry in that database", "locality-uuid node claim creates it");
+        } else if (r != nullptr && strcmp(PQgetvalue(r, 0, 1), owner) != 0) {
+            char detail[256];
+            snprintf(detail, sizeof detail, "it is owned by role %s, not %s (locality_uuid.registry_owner)",
+                     PQgetvalue(r, 0, 1), owner);
+            set_error(error, size, "refusing the registry", detail);
+        } else if (r != nullptr && strcmp(PQgetvalue(r, 0, 0), layout) != 0) {
+            set_error(error, size, "the registry's layout is not this library's",
+                      "run locality-uuid node claim of this version once as its owner");
+        } else if (r != nullptr) {
+            PQclear(r);
+            r = run(conn, locality_registry::kTrustSql, 1, owner_param, deadline, error, size);
+            if (r != nullptr && PQntuples(r) > 0) {
+                char detail[384];
+                snprintf(detail, sizeof detail, "%s%s", PQgetvalue(r, 0, 0), PQntuples(r) > 1 ? "; ..." : "");
+                set_error(error, size, "refusing the registry: it is not its owner's alone", detail);
+            } else if (r != nullptr) {
+                PQclear(r);
+                // The lease itself: one statement, one transaction.
+                Binding here;
+                current_binding(&here);
+                char label[512], sysid[32];
+                current_host_label(label, sizeof label);
+                snprintf(sysid, sizeof sysid, UINT64_FORMAT, static_cast<uint64>(GetSystemIdentifier()));
+                const char *params[] = {here.host, label, here.data_directory, sysid, timestamptz_to_str(PgStartTime)};
+                if (here.host[0] == '\0') {
+                    set_error(error, size, "this host's identity cannot be read", here.host_source);
+                    r = nullptr;
+                } else {
+                    r = run(conn,
+                            "SELECT l.node_id, l.machine_name, l.machine_bytes "
+                            "FROM locality_uuid_registry.lease($1, $2, $3, $4, $5::pg_catalog.timestamptz) l",
+                            5, params, deadline, error, size);
+                }
+                const char *why = nullptr;
+                if (r != nullptr && PQntuples(r) != 1) {
+                    set_error(error, size, "the registry's lease returned no row", nullptr);
+                } else if (r != nullptr) {
+                    char *end = nullptr;
+                    const long long got = strtoll(PQgetvalue(r, 0, 0), &end, 10);
+                    if (*end != '\0' ||
+                        !locality_registry::answer_holds(got, PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 2), &why)) {
+                        set_error(error, size, "the registry's lease cannot be used", why != nullptr ? why : "no number");
+                    } else {
+                        *node = static_cast<int32>(got);
+                        strlcpy(name, PQgetvalue(r, 0, 1), name_size);
+                        ok = true;
+                    }
+                }
+            }
+        }
+        if (r != nullptr) PQclear(r);
+    }
+    PQfinish(conn);
+    return ok;
+}
+
+// Backend-private copies of the held lease (it never changes within a
+// shared-memory lifetime), so that an id reads shared memory once.
+bool local_held = false;
+int32 local_node = 0;
+char local_machine[64];
+char local_source[256];
+
+bool read_held() {
+    if (local_held) return true;
+    if (state == nullptr || pg_atomic_read_u32(&state->held) == 0) return false;
+    pg_read_barrier();  // the values after the flag
+    local_node = state->node;
+    strlcpy(local_machine, state->machine_name, sizeof local_machine);
+    strlcpy(local_source, state->source, sizeof local_source);
+    local_held = true;
+    return true;
+}
+
+}  // namespace
+
+bool leases_on() { return setting_registry != nullptr && setting_registry[0] != '\0'; }
+
+void request_lease() {
+#if PG_VERSION_NUM >= 150000
+    prev_shmem_request_hook = shmem_request_hook;
+    shmem_request_hook = lease_shmem_request;
+#else
+    lease_shmem_request();
+#endif
+    prev_shmem_startup_hook = shmem_startup_hook;
+    shmem_startup_hook = lease_shmem_startup;
+
+    BackgroundWorker worker;
+    memset(&worker, 0, sizeof worker);
+    worker.bgw_flags = BGWORKER_SHMEM_ACCESS;
+    worker.bgw_start_time = BgWorkerStart_PostmasterStart;
+    worker.bgw_restart_time = 5;  // seconds: a worker that died is started again
+    strlcpy(worker.bgw_library_name, "locality_uuid", sizeof worker.bgw_library_name);
+    strlcpy(worker.bgw_function_name, "locality_uuid_lease_main", sizeof worker.bgw_function_name);
+    strlcpy(worker.bgw_name, "locality_uuid lease", sizeof worker.bgw_name);
+#if PG_VERSION_NUM >= 110000
+    strlcpy(worker.bgw_type, "locality_uuid lease", sizeof worker.bgw_type);
+#endif
+    RegisterBackgroundWorker(&worker);
+}
+
+bool lease_held() { return read_held(); }
+uint32 lease_node() { return read_held() ? static_cast<uint32>(local_node) : 0; }
+const char *lease_machine_name() { return read_held() ? local_machine : ""; }
+const char *lease_source() {
+    if (read_held()) return local_source;
+    static char waiting[200];
+    char registry[128];
+    describe_registry(registry, sizeof registry);
+    snprintf(waiting, sizeof waiting, "lease from the registry at %s, not held yet", registry);
+    return waiting;
+}
+
+void report_no_lease() {
+    char registry[128];
+    describe_registry(registry, sizeof registry);
+    if (state == nullptr)
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("locality_uuid.registry is set, but the library is not preloaded"),
+                        errdetail("Leases are taken at the server's start by a worker of the preloaded library; "
+                                  "without one no id can carry a leased value, and none other is used."),
+                        errhint("Put locality_uuid into shared_preload_libraries and restart.")));
+    char error[512];
+    uint32 attempts;
+    TimestampTz failed_at;
+    SpinLockAcquire(&state->mutex);
+    strlcpy(error, state->error, sizeof error);
+    attempts = state->attempts;
+    failed_at = state->failed_at;
+    SpinLockRelease(&state->mutex);
+    ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                    errmsg("locality_uuid: no lease of a node value yet from the registry at %s: %s", registry, error),
+                    errdetail("Every start of this server takes a node value and a Hot Guid machine name the registry "
+                              "never handed out (locality_uuid.registry); until then server-wide ids wait, and no "
+                              "other value is used. %u attempts so far%s%s.",
+                              attempts, failed_at != 0 ? ", the last at " : "",
+                              failed_at != 0 ? timestamptz_to_str(failed_at) : ""),
+                    errhint("The lease worker tries again by itself; ids are made once it has one, without a "
+                            "restart.")));
+    pg_unreachable();
+}
+
+}  // namespace locality_pg
+
+using locality_pg::state;
+
+void locality_uuid_lease_main(Datum) {
+    pqsignal(SIGTERM, die);
+    BackgroundWorkerUnblockSignals();
+    char registry[128];
+    locality_pg::describe_registry(registry, sizeof registry);
+    char error[512], last_logged[512] = "";
+    char name[64];
+    int32 node = 0;
+    long wait_ms = 1000;
+    for (uint32 attempt = 1;; ++attempt) {
+        CHECK_FOR_INTERRUPTS();
+        if (locality_pg::take_lease(&node, name, sizeof name, error, sizeof error)) break;
+        SpinLockAcquire(&state->mutex);
+        strlcpy(state->error, error, sizeof state->error);
+        state->attempts = attempt;
+        state->failed_at = GetCurrentTimestamp();
+        SpinLockRelease(&state->mutex);
+        // Said once per kind of failure (and each time it changes), not at
+        // every attempt.
+        if (strcmp(error, last_logged) != 0) {
+            ereport(attempt == 1 ? WARNING : LOG,
+                    (errmsg("locality_uuid: could not lease a node value from the registry at %s: %s", registry, error),
+                     errdetail("Server-wide ids wait until this start holds a lease; the worker tries again, "
+                               "at least every 30 s.")));
+            strlcpy(last_logged, error, sizeof last_logged);
+        }
+        (void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, wait_ms, PG_WAIT_EXTENSION);
+        ResetLatch(MyLatch);
+        wait_ms = wait_ms * 2 > 30000 ? 30000 : wait_ms * 2;
+    }
+    uint8 bytes[3];
+    char hex[7] = "";
+    if (locality::hot_guid_machine(name, strlen(name), bytes)) locality::format_machine(bytes, hex);
+    state->node = node;
+    strlcpy(state->machine_name, name, sizeof state->machine_name);
+    snprintf(state->source, sizeof state->source, "lease from the registry at %s, %s", registry,
+             timestamptz_to_str(GetCurrentTimestamp()));
+    pg_write_barrier();  // the values before the flag
+    pg_atomic_write_u32(&state->held, 1);
+    ereport(LOG, (errmsg("locality_uuid: leased node value %d and Hot Guid machine name \"%s\" (bytes %s) for this "
+                         "start from the registry at %s",
+                         node, name, hex, registry)));
+    // Idle until the server stops (or a crash restart ends this shared
+    // memory, and this worker with it).
+    for (;;) {
+        (void) WaitLatch(MyLatch, WL_LATCH_SET | WL_EXIT_ON_PM_DEATH, -1L, PG_WAIT_EXTENSION);
+        ResetLatch(MyLatch);
+        CHECK_FOR_INTERRUPTS();
+    }
+}
