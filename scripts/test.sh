@@ -133,7 +133,7 @@ why_not_here() {
   case $suite in
   upgrade|sql-edition|sql-edition-safety|sql-edition-moves|sql-edition-tenant|debian-package)
     [ -n "$arch" ] && echo "SQL and packaging only: the same on every architecture; runs on every major" ;;
-  ha|sql-edition-ha|copies)
+  ha|sql-edition-ha|copies|leases)
     if [ -n "$arch" ]; then
       echo "replay and promotion are the same code on every architecture; runs on $OLDEST_MAJOR, $NEWEST_MAJOR and this machine's major"
     elif [ "$PG_MAJOR" != "$OLDEST_MAJOR" ] && [ "$PG_MAJOR" != "$NEWEST_MAJOR" ]; then
@@ -169,6 +169,7 @@ major_suites() {
   fi
   maybe ha timeout --kill-after=30 1200 bash "$ROOT/test/integration/ha.sh"
   maybe copies timeout --kill-after=30 1200 bash "$ROOT/test/integration/copies.sh"
+  maybe leases timeout --kill-after=30 900 bash "$ROOT/test/integration/leases.sh"
   maybe sql-edition-ha timeout --kill-after=30 900 bash "$ROOT/test/integration/sql_edition_ha.sh"
   maybe debian-package timeout --kill-after=30 900 bash "$ROOT/test/integration/debian_package.sh"
 }
@@ -243,7 +244,7 @@ trap 'kill $majors_stream $arches_stream 2>/dev/null' EXIT
 log "PostgreSQL $PG_MAJOR on this machine"
 major_suites
 for t in "$ROOT"/test/integration/*.sh; do
-  case "$(basename "$t")" in upgrade.sh | sql_edition*.sh | ha.sh | copies.sh | debian_package.sh) continue ;; esac  # per major, above
+  case "$(basename "$t")" in upgrade.sh | sql_edition*.sh | ha.sh | copies.sh | leases.sh | debian_package.sh) continue ;; esac  # per major, above
   suite "$(basename "$t" .sh)" timeout --kill-after=30 1800 bash "$t"
 done
 

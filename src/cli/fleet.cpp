@@ -631,7 +631,13 @@ int fleet_scan(int argc, char **argv) {
         std::string claim = "-";
         if (has_registry) {
             const auto it = by_node.find(node);
-            claim = it == by_node.end() ? "not in the registry" : it->second->host_label + " " + it->second->data_directory;
+            if (it == by_node.end())
+                claim = "not in the registry";
+            else if (it->second->how == "leased")  // one start's value: say which start
+                claim = "lease: " + it->second->host_label + " " + it->second->data_directory + ", started " +
+                        it->second->started_at + ", system identifier " + it->second->system_identifier;
+            else
+                claim = it->second->host_label + " " + it->second->data_directory;
             if (it == by_node.end()) ++unclaimed;
         }
         if (json)

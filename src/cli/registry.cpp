@@ -291,7 +291,9 @@ bool read_registry(PgConnection &conn, std::vector<Registered> *out, std::string
     PgResult r;
     if (!conn.exec("SELECT n.node_id, n.machine_name, pg_catalog.encode(n.machine_bytes, 'hex'), n.host_id, "
                    "n.host_label, n.data_directory, n.retired_at IS NOT NULL, n.how, "
-                   "coalesce(n.system_identifier, '') FROM locality_uuid_registry.nodes n",
+                   "coalesce(n.system_identifier, ''), "
+                   "coalesce(pg_catalog.to_char(n.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), '') "
+                   "FROM locality_uuid_registry.nodes n",
                    {}, &r, error))
         return false;
     for (int i = 0; i < r.rows(); ++i) {
@@ -299,7 +301,7 @@ bool read_registry(PgConnection &conn, std::vector<Registered> *out, std::string
         if (!r.integer_at(i, 0, 1, 268435455, &g.node) || !r.text_at(i, 1, &g.machine_name) ||
             !r.text_at(i, 2, &g.machine) || !r.text_at(i, 3, &g.host_id) || !r.text_at(i, 4, &g.host_label) ||
             !r.text_at(i, 5, &g.data_directory) || !r.bool_at(i, 6, &g.retired) || !r.text_at(i, 7, &g.how) ||
-            !r.text_at(i, 8, &g.system_identifier)) {
+            !r.text_at(i, 8, &g.system_identifier) || !r.text_at(i, 9, &g.started_at)) {
             *error = "row " + std::to_string(i + 1) + " of locality_uuid_registry.nodes has a missing or malformed field";
             return false;
         }

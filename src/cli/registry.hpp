@@ -65,6 +65,7 @@ struct Registered {
     bool retired;
     std::string how;                // claimed, adopted or leased
     std::string system_identifier;  // leases: the cluster's
+    std::string started_at;         // leases: its postmaster's start (UTC, ISO 8601)
 };
 bool read_registry(PgConnection &conn, std::vector<Registered> *out, std::string *error);
 

@@ -359,8 +359,8 @@ void report_no_lease() {
                     errmsg("locality_uuid: no lease of a node value yet from the registry at %s: %s", registry, error),
                     errdetail("Every start of this server takes a node value and a Hot Guid machine name the registry "
                               "never handed out (locality_uuid.registry); until then server-wide ids wait, and no "
-                              "other value is used. %u attempts so far%s%s.",
-                              attempts, failed_at != 0 ? ", the last at " : "",
+                              "other value is used. %u %s so far%s%s.",
+                              attempts, attempts == 1 ? "attempt" : "attempts", failed_at != 0 ? ", the last at " : "",
                               failed_at != 0 ? timestamptz_to_str(failed_at) : ""),
                     errhint("The lease worker tries again by itself; ids are made once it has one, without a "
                             "restart.")));

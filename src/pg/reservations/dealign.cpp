@@ -22,6 +22,7 @@ extern "C" {
 
 #include "generator.hpp"
 #include "counters/generation_errors.hpp"
+#include "identity/lease.hpp"
 #include "reservations/binding_file.hpp"
 #include "settings.hpp"
 #include "reservations/marks.hpp"
@@ -233,6 +234,10 @@ void why_move(const Binding &stored, BindingRead read, const Binding &now, const
                                        : "on another host");
         }
     }
+    // With leases every start carries values no other start had: a copy's
+    // ids cannot meet its origin's whatever its counters, and the move is
+    // a second fence, not news (no HINT to give it values of its own).
+    if (why[0] != '\0' && leases_on()) *level = LOG;
 }
 
 // Draws a move from where s stands (away from s's run start, the one the
@@ -340,7 +345,9 @@ void check_binding_at_start(SharedCounters *s, const ReservedState &saved, bool 
         strlcpy(at_start.why, "a move recorded elsewhere was never completed here", sizeof at_start.why);
     if (at_start.why[0] == '\0') {
         at_start.action = !at_start.before_known || stored.state != BindingState::bound ? StartAction::bind
-                          : !same_values(stored, now)                                 ? StartAction::rebind
+                          // (With leases the values are this start's lease, taken later:
+                          // bound at the first id, rebind_values.)
+                          : !leases_on() && !same_values(stored, now)                 ? StartAction::rebind
                                                                                       : StartAction::none;
         if (!at_start.before_known) pg_atomic_write_u32(&s->run_start, fresh.run_start);  // a start of its own
         return;
@@ -509,8 +516,10 @@ bool rebind_values(SharedCounters *s) {
         values.since = now.since;
         write_binding_or_log(values, "The next start writes it again.");
         s->bound = values;
-        log_binding(LOG, "the node value, the machine name or where they come from changed", nullptr, &before,
-                    values);
+        log_binding(LOG,
+                    leases_on() ? "server-wide counters bound to this start's lease (locality_uuid.registry)"
+                                : "the node value, the machine name or where they come from changed",
+                    nullptr, &before, values);
     }
     release_counters_lock(s);
     return true;

@@ -1,0 +1,253 @@
+#!/usr/bin/env bash
+# Leases (issue #43, doc/fleets.md "Leases"): with locality_uuid.registry
+# set, every start of a server takes a node value and a Hot Guid machine
+# name the registry never handed out. On one machine: a registry in a
+# throw-away cluster, servers on one simulated host (the same identity
+# file) with their clocks held at one instant, sides of ids of every kind
+# (lib/sides.sh) compared with the pid field masked:
+#
+#   clone      a cold copy that keeps the host identity, the data directory
+#              path and the port, run at the same clock instants as its
+#              origin (which no local check can tell from a restart; also
+#              what a revert in place is: the origin's snapshot put back)
+#   siblings   four copies of one stopped server and a copy of a copy, all
+#              running at once
+#   standby    a pg_basebackup -R standby, promoted while its primary is
+#              stopped
+#   PITR       a point-in-time restore, promoted beside its origin
+#   unreachable  the registry down at a start: ids fail (55000) with the
+#              registry's error, then are made once it answers, without a
+#              restart
+#   round trips  one lease per start (the registry's connection log), none
+#              per id
+# In every pair 0 repeats; every start of every server a distinct value.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
+. "$ROOT/test/integration/lib/servers.sh"
+. "$ROOT/test/integration/lib/ha_nodes.sh"
+start_work locality-leases
+# LEASES_KEEP=1 keeps the servers' directories and logs (stopped) for a look.
+[ "${LEASES_KEEP:-0}" = 1 ] && trap 'stop_servers_under "$WORK"; echo "kept $WORK"' EXIT
+IDS=${LEASES_IDS:-50000}
+. "$ROOT/test/integration/lib/sides.sh"
+CLI=${CLI:-locality-uuid}
+error_of() { q "$1" -v VERBOSITY=verbose -c "$2" 2>&1 | sed -n 's/^ERROR: *//p' | head -n 1 || true; }
+MOVED="locality_uuid: server-wide counters moved past fresh random points"
+
+# --- the registry -----------------------------------------------------------------
+PORT[reg]=$(init_server "$WORK/reg" "$WORK" <<CONF
+log_connections = on
+CONF
+)
+sed -i "/^shared_preload_libraries/d" "$WORK/reg/postgresql.conf"
+pgctl reg start
+REG="host=$WORK port=${PORT[reg]} dbname=postgres"
+# Made by its owner (node claim, once), then a login that may only lease.
+"$CLI" node claim --registry "$REG user=postgres" --host-id bootstrap --data-directory /none --write "$WORK/bootstrap.conf" >/dev/null
+q reg -c "CREATE ROLE leaser LOGIN" -c "GRANT USAGE ON SCHEMA locality_uuid_registry TO leaser" \
+  -c "GRANT EXECUTE ON FUNCTION locality_uuid_registry.lease(text, text, text, text, timestamptz) TO leaser" >/dev/null
+leases_of() { q reg -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE how = 'leased' AND data_directory = '$1'"; }
+lease_connections() { grep -c "connection authorized: user=leaser" "$WORK/reg.log" || true; }
+
+# One simulated host for every server: the same identity file.
+make_host h "locality_uuid.registry = '$REG user=leaser'" "locality_uuid.registry_owner = 'postgres'"
+lnode() {  # lnode NODE [SETTINGS...]: a server on host h, archiving its WAL
+  init_node "$@"
+  on_host "$1" h
+}
+node_of() { q "$1" -c "SELECT locality_uuid_node(locality_uuid())"; }
+# shown_if_failed TEXT: TEXT under the check just made, if it failed.
+shown_if_failed() { [ "$failures" = "${failures_seen:-0}" ] || sed 's/^/    | /' <<<"$1"; failures_seen=$failures; }
+
+# --- a clone that keeps the host, the path and the port; a revert in place --------
+echo "== a clone keeping host identity, data directory and port, or a revert in place, at the same instants"
+lnode o "checkpoint_timeout = '1h'"
+pgctl o start
+q o -c "CREATE EXTENSION locality_uuid"
+q o -c "SELECT count(locality_uuid_at($FIXED, true)) FROM generate_series(1, 1000)" >/dev/null
+pgctl o stop -m fast
+cp -a "$WORK/o" "$WORK/o.snapshot"
+started_at=$CLOCK_MS
+pgctl o start
+tick
+side o origin
+origin_node=$(node_of o)
+pgctl o stop -m fast
+# The snapshot put back where the origin ran: a clone of the stopped
+# origin (a VM image, a volume restored into a pod of the same name) or a
+# revert in place (a VM snapshot, a ZFS rollback), started and making ids
+# at the origin's very instants.
+mv "$WORK/o" "$WORK/o.origin"
+cp -a "$WORK/o.snapshot" "$WORK/o"
+# (Its WAL segments have the names the origin's had: a WAL archive of its
+# own, as a restore into that place would need too.)
+mv "$WORK/archive/o" "$WORK/archive/o.origin" && mkdir "$WORK/archive/o" && chown postgres "$WORK/archive/o"
+CLOCK_MS=$started_at
+set_clock "$WORK/clock" "$CLOCK_MS"
+pgctl o start
+tick
+side o clone
+clone_node=$(node_of o)
+repeats "clone at the origin's path and instants (node $origin_node, then $clone_node)" origin clone
+check "... nothing local told it from a restart: not moved" '! log_has o "$MOVED.*another"'
+pgctl o stop -m fast
+
+# --- four siblings and a copy of a copy --------------------------------------------
+echo; echo "== four siblings and a copy of a copy, at once"
+sibs=(s1 s2 s3 s4 s11)
+for s in s1 s2 s3 s4; do cp -a "$WORK/o.snapshot" "$WORK/$s"; set_port "$s"; done
+pgctl s1 start
+q s1 -c "SELECT count(locality_uuid()) FROM generate_series(1, 100)" >/dev/null
+pgctl s1 stop -m fast
+cp -a "$WORK/s1" "$WORK/s11"
+set_port s11
+for s in "${sibs[@]}"; do pgctl "$s" start; done
+tick
+for s in "${sibs[@]}"; do side "$s" "sib_$s"; done
+pairs=0
+for ((i = 0; i < ${#sibs[@]}; i++)); do
+  for ((j = i + 1; j < ${#sibs[@]}; j++)); do
+    repeats "siblings ${sibs[$i]} and ${sibs[$j]}" "sib_${sibs[$i]}" "sib_${sibs[$j]}"
+    pairs=$((pairs + 1))
+  done
+done
+for s in "${sibs[@]}"; do pgctl "$s" stop -m fast; done
+echo "($pairs pairs compared)"
+
+# --- a promoted standby -------------------------------------------------------------
+echo; echo "== a promoted standby"
+pgctl o start
+base_backup o st -R
+echo "archive_mode = off" >>"$WORK/st/postgresql.conf"
+pgctl st start
+tick
+side o standby_primary
+wait_replay o st
+pgctl o stop -m immediate
+promote st
+q st -c "SELECT locality_uuid()" >/dev/null
+tick
+side st standby_promoted
+repeats "promoted standby against its primary" standby_primary standby_promoted
+check "... the standby took a lease of its own at its start (before its promotion)" \
+  'log_has st "LOG:  locality_uuid: leased node value" && [ "$(node_of st)" != "$(node_of o 2>/dev/null || echo x)" ]'
+pgctl st stop -m fast
+
+# --- a point-in-time restore beside its origin --------------------------------------
+echo; echo "== a point-in-time restore, promoted beside its origin"
+pgctl o start
+base_backup o pitr
+echo "archive_mode = off" >>"$WORK/pitr/postgresql.conf"
+q o -c "SELECT pg_create_restore_point('leases')" >/dev/null
+segment=$(q o -c "SELECT pg_walfile_name(pg_switch_wal())")
+for _ in $(seq 300); do [ -f "$WORK/archive/o/$segment" ] && break; sleep 0.2; done
+[ -f "$WORK/archive/o/$segment" ] || { echo "FAIL: $segment was not archived"; exit 1; }
+cat >>"$WORK/pitr/postgresql.conf" <<CONF
+restore_command = 'cp $WORK/archive/o/%f %p'
+recovery_target_name = 'leases'
+recovery_target_action = 'promote'
+CONF
+as_postgres touch "$WORK/pitr/recovery.signal"
+pgctl pitr start
+for _ in $(seq 300); do [ "$(q pitr -c "SELECT pg_is_in_recovery()")" = f ] && break; sleep 0.2; done
+check "restored to the restore point and promoted, its origin running" '[ "$(q pitr -c "SELECT pg_is_in_recovery()")" = f ]'
+# The restored server's first id moves its counters (which counts its
+# current second's clock Hot Guids as full); then past the seconds the
+# origin's restart reserved for clock Hot Guids (the held clock stood still
+# across it).
+q pitr -c "SELECT locality_uuid()" >/dev/null
+tick; tick; tick
+side o pitr_origin
+side pitr pitr_restored
+repeats "point-in-time restore against its origin, at once" pitr_origin pitr_restored
+pgctl pitr stop -m fast
+
+# --- every start a value of its own -------------------------------------------------
+starts=$(q reg -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE how = 'leased'")
+distinct=$(q reg -c "SELECT count(DISTINCT node_id) || ' ' || count(DISTINCT machine_bytes) FROM locality_uuid_registry.nodes WHERE how = 'leased'")
+logged=$(cat "$WORK"/*.log | grep -c "LOG:  locality_uuid: leased node value" || true)
+moved=$(cat "$WORK"/*.log | grep -c "LOG:  $MOVED" || true)
+check "every start took a lease of its own: $starts leases, as many distinct node values and machine bytes ($distinct), $logged starts logged one" \
+  '[ "$distinct" = "$starts $starts" ] && [ "$logged" = "$starts" ] && [ "$starts" -ge 10 ]'
+check "... the copies' moves ($moved) logged as LOG, no WARNING with a copy's HINT" \
+  '[ "$moved" -ge 5 ] && ! grep -q "WARNING:  locality_uuid: server-wide counters moved" "$WORK"/*.log'
+
+
+# --- the registry down at a start ---------------------------------------------------
+echo; echo "== the registry unreachable at a start"
+pgctl reg stop -m fast
+pgctl o restart -m fast
+out=$(error_of o "SELECT locality_uuid()")
+check "ids fail while this start holds no lease: $out" \
+  '[[ $out == "55000: locality_uuid: no lease of a node value yet from the registry at $WORK:${PORT[reg]}/postgres: could not connect to the registry: "* ]]'
+out=$(error_of o "SELECT hot_guid(1)")
+check "... Hot Guids too, and reading ids works" \
+  '[[ $out == "55000: locality_uuid: no lease"* ]] && [ "$(q o -c "SELECT locality_uuid_node('"'20be0ffc-314a-bd53-7a50-013a65ca76d2'"')")" = 223574608 ]'
+pgctl reg start
+got=""
+for _ in $(seq 100); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.3; done
+check "... and once the registry answers, ids are made without a restart (node $got, a new lease)" \
+  '[ -n "$got" ] && [ "$got" != "$origin_node" ] && log_has o "WARNING:  locality_uuid: could not lease a node value from the registry"'
+
+# --- round trips -------------------------------------------------------------------
+echo; echo "== round trips"
+before_conn=$(lease_connections); before=$(leases_of "$WORK/o")
+q o -c "SELECT count(locality_uuid()) + count(hot_guid(3)) + count(locality_uuid_at($FIXED, true)) FROM generate_series(1, 100000)" >/dev/null
+mid_conn=$(lease_connections)
+pgctl o restart -m fast
+for _ in $(seq 100); do q o -c "SELECT locality_uuid()" >/dev/null 2>&1 && break; sleep 0.3; done
+after_conn=$(lease_connections); after=$(leases_of "$WORK/o")
+check "300,000 ids: $((mid_conn - before_conn)) connections to the registry; a restart: $((after_conn - mid_conn)) connection, $((after - before)) lease" \
+  '[ "$mid_conn" = "$before_conn" ] && [ $((after_conn - mid_conn)) = 1 ] && [ $((after - before)) = 1 ]'
+check "locality_uuid_binding() shows the lease" \
+  '[[ "$(q o -c "SELECT node_source FROM locality_uuid_binding()")" == "lease from the registry at $WORK:${PORT[reg]}/postgres, "* ]]'
+check "... and the start said where its values come from" \
+  'log_has o "LOG:  locality_uuid: node values and Hot Guid machine names come from leases \(locality_uuid\.registry\): this start takes one before its first server-wide id" &&
+   log_has o "LOG:  locality_uuid: server-wide counters bound to this start.s lease \(locality_uuid\.registry\)" &&
+   ! log_has o "where they come from changed"'
+
+# A crash restart is a start: new shared memory, a new lease.
+echo; echo "== a crash restart"
+before=$(leases_of "$WORK/o"); node_before=$(node_of o)
+as_postgres kill -9 "$(q o -c "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'")"
+got=""
+for _ in $(seq 100); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.3; done
+check "after a crash restart, ids carry a new lease's value (node $node_before, then $got; $(( $(leases_of "$WORK/o") - before )) lease)" \
+  '[ -n "$got" ] && [ "$got" != "$node_before" ] && [ $(( $(leases_of "$WORK/o") - before )) = 1 ]'
+
+# --- what the fleet commands show ---------------------------------------------------
+echo; echo "== fleet audit and fleet scan"
+q o -c "CREATE TABLE t (id uuid DEFAULT locality_uuid())" -c "INSERT INTO t SELECT FROM generate_series(1, 1000)" >/dev/null
+echo "host=$WORK port=${PORT[o]} dbname=postgres user=postgres" >"$WORK/targets"
+failures_seen=$failures
+rc=0; audit=$("$CLI" fleet audit --registry "$REG user=postgres" --targets "$WORK/targets" 2>&1) || rc=$?
+budget=$(q reg -c "SELECT count(*) || ' rows (' || count(*) FILTER (WHERE how = 'leased') || ' leases), node values drawn ' || (SELECT last_value FROM locality_uuid_registry.node_values) || ' of 268435455, machine bytes used ' || count(*) || ' of 16777216' FROM locality_uuid_registry.nodes")
+check "fleet audit: no problem (exit $rc), the server's values from its lease, and the registry's budget: $budget" \
+  '[ $rc = 0 ] && grep -Eq " $got  [0-9a-f]{6}  primary  lease from the registry at $WORK:${PORT[reg]}/postgres, [^;]+; lease from the registry at " <<<"$audit" && grep -qx "registry: $budget" <<<"$audit"'
+shown_if_failed "$audit"
+scan=$("$CLI" fleet scan --dsn "host=$WORK port=${PORT[o]} dbname=postgres user=postgres" --table t --column id \
+  --registry "$REG user=postgres" 2>&1) || true
+sysid=$(as_postgres "$BIN/pg_controldata" -D "$WORK/o" | sed -n 's/^Database system identifier: *//p')
+check "fleet scan: the table's 1,000 ids and the start that leased their value" \
+  'grep -Eq "^ +$got +1000 .* lease: .* $WORK/o, started [0-9-]+T[0-9:]+Z, system identifier $sysid\$" <<<"$scan"'
+shown_if_failed "$scan"
+
+# --- a registry the servers must not trust ------------------------------------------
+echo; echo "== a registry another role may write"
+q reg -c "GRANT INSERT ON locality_uuid_registry.nodes TO leaser" >/dev/null
+pgctl o restart -m fast
+out=""
+for _ in $(seq 50); do
+  out=$(error_of o "SELECT locality_uuid()")
+  [[ $out == *refusing* ]] && break; sleep 0.2
+done
+check "refused, ids fail with why: $out" \
+  '[[ $out == "55000: locality_uuid: no lease of a node value yet from the registry at "*": refusing the registry: it is not its owner'"'"'s alone: "*leaser* ]]'
+q reg -c "REVOKE INSERT ON locality_uuid_registry.nodes FROM leaser" >/dev/null
+got=""
+for _ in $(seq 150); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.3; done
+check "... and taken once it is its owner's alone again, without a restart (node $got)" '[ -n "$got" ]'
+pgctl o stop -m fast
+
+echo
+[ "$failures" = 0 ] && echo "all lease checks passed" || { echo "$failures lease checks FAILED"; exit 1; }
