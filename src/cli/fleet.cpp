@@ -79,6 +79,46 @@ bool connect_registry(PgConnection &conn, const Options &o, bool create, std::st
     return open_registry(conn, o.get("--registry-owner"), create, error);
 }
 
+// What is used of the 28-bit node values and the 24-bit machine bytes
+// (each row holds one of each, never handed out again).
+void print_budget(const Budget &b) {
+    std::printf("registry: %s (%s), node values drawn %lld of 268435455, machine bytes used %lld of 16777216\n",
+                counted(static_cast<std::size_t>(b.rows), "row", "rows").c_str(),
+                counted(static_cast<std::size_t>(b.leases), "lease", "leases").c_str(), b.sequence_at, b.rows);
+}
+
+std::string budget_json(const Budget &b) {
+    return "{\"rows\":" + std::to_string(b.rows) + ",\"leases\":" + std::to_string(b.leases) +
+           ",\"node_values_drawn\":" + std::to_string(b.sequence_at) +
+           ",\"node_values_left\":" + std::to_string(268435455LL - b.sequence_at) +
+           ",\"machine_bytes_left\":" + std::to_string(16777216LL - b.rows) + "}";
+}
+
+// --- fleet registry -----------------------------------------------------------------
+
+// Creates the registry if missing, or updates it to this layout (as its
+// owner), checks it as every command does, and prints what it holds: the
+// one step before servers lease from it (doc/fleets.md, "Leases").
+int fleet_registry(int argc, char **argv) {
+    Options o;
+    std::string error;
+    if (!parse_options(argc, argv, 3, {"--registry", "--registry-owner"}, {"--json"}, &o, &error))
+        return usage_error(error);
+    if (!o.has("--registry")) return usage_error("fleet registry needs --registry DSN");
+    PgConnection conn;
+    if (!connect_registry(conn, o, /* create */ true, &error)) return data_error(error);
+    Budget budget;
+    if (!read_budget(conn, &budget, &error)) return data_error("could not read the registry's counts: " + error);
+    if (o.flags.count("--json") != 0)
+        std::printf("{\"layout\":%d,\"budget\":%s}\n", registry_layout(), budget_json(budget).c_str());
+    else {
+        std::printf("registry layout %d, trusted\n", registry_layout());
+        print_budget(budget);
+    }
+    std::fflush(stdout);
+    return kOk;
+}
+
 // --- node claim ------------------------------------------------------------------
 
 void print_claim(const Claim &c, bool json, const char *apply) {
@@ -509,11 +549,7 @@ int fleet_audit(int argc, char **argv) {
             std::printf("]}");
         }
         std::printf("]");
-        if (budget_known)
-            std::printf(",\"budget\":{\"rows\":%lld,\"leases\":%lld,\"node_values_drawn\":%lld,"
-                        "\"node_values_left\":%lld,\"machine_bytes_left\":%lld}",
-                        budget.rows, budget.leases, budget.sequence_at, 268435455LL - budget.sequence_at,
-                        16777216LL - budget.rows);
+        if (budget_known) std::printf(",\"budget\":%s", budget_json(budget).c_str());
         std::printf(",\"ok\":%s}\n", problems.empty() ? "true" : "false");
     } else {
         std::printf("%-28s %10s  %-6s  %-7s  %s\n", "server", "node", "bytes", "state", "node source; machine source");
@@ -530,13 +566,8 @@ int fleet_audit(int argc, char **argv) {
         else
             std::printf("%s:\n", counted(problems.size(), "problem", "problems").c_str());
         for (const Problem &p : problems) std::printf("  %s\n    fix: %s\n", p.message.c_str(), p.fix.c_str());
-        // What is used of the 28-bit node values and the 24-bit machine
-        // bytes (each row holds one of each, never handed out again).
         if (budget_known)
-            std::printf("registry: %s (%s), node values drawn %lld of 268435455, machine bytes used %lld of 16777216\n",
-                        counted(static_cast<std::size_t>(budget.rows), "row", "rows").c_str(),
-                        counted(static_cast<std::size_t>(budget.leases), "lease", "leases").c_str(),
-                        budget.sequence_at, budget.rows);
+            print_budget(budget);
         else
             std::printf("registry: counts not readable (%s)\n", budget_error.c_str());
     }
@@ -663,7 +694,8 @@ int fleet_command(int argc, char **argv) {
     const std::string sub = argc > 2 ? argv[2] : "";
     if (sub == "audit") return fleet_audit(argc, argv);
     if (sub == "scan") return fleet_scan(argc, argv);
-    return usage_error("fleet needs a subcommand: audit or scan");
+    if (sub == "registry") return fleet_registry(argc, argv);
+    return usage_error("fleet needs a subcommand: registry, audit or scan");
 }
 
 }  // namespace locality_cli

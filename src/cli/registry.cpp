@@ -85,7 +85,8 @@ bool make_registry(PgConnection &conn, const std::string &as_role, std::string *
         return rollback_with(conn, *error, error);
     if (f.layout == kRegistryLayout) return conn.exec("COMMIT", error);
     // The comment is this program's constant, not input.
-    if (!conn.exec(kRegistryTablesSql, error) || !conn.exec(kRegistryFunctionsSql, error) ||
+    if (!conn.exec(kRegistryMigrationSql, error) || !conn.exec(kRegistryTablesSql, error) ||
+        !conn.exec(kRegistryFunctionsSql, error) ||
         !conn.exec("COMMENT ON SCHEMA locality_uuid_registry IS '" + layout_comment() + "'", error))
         return rollback_with(conn, *error, error);
     return conn.exec("COMMIT", error);
@@ -179,7 +180,7 @@ bool open_registry(PgConnection &conn, const std::string &owner, bool create, st
         return false;
     }
     if (f.owner.empty() && !create) {
-        *error = "there is no registry in this database (locality-uuid node claim creates it)";
+        *error = "there is no registry in this database (locality-uuid fleet registry or node claim creates it)";
         return false;
     }
     // Made, or updated to this layout, only by its owner (or a member of
@@ -213,7 +214,7 @@ bool open_registry(PgConnection &conn, const std::string &owner, bool create, st
     if (f.layout < kRegistryLayout) {
         *error = "the registry has " + (f.layout == 0 ? std::string("no locality_uuid layout") : "layout " + std::to_string(f.layout)) +
                  ", this locality-uuid needs layout " + std::to_string(kRegistryLayout) +
-                 ": run locality-uuid node claim once as role " + f.owner + " to update it";
+                 ": run locality-uuid fleet registry once as role " + f.owner + " to update it";
         return false;
     }
     return true;
@@ -309,6 +310,8 @@ bool read_registry(PgConnection &conn, std::vector<Registered> *out, std::string
     }
     return true;
 }
+
+int registry_layout() { return kRegistryLayout; }
 
 bool read_budget(PgConnection &conn, Budget *out, std::string *error) {
     PgResult r;

@@ -76,6 +76,9 @@ struct Budget {
 };
 bool read_budget(PgConnection &conn, Budget *out, std::string *error);
 
+// The registry layout this build makes and reads (registry_sql.hpp).
+int registry_layout();
+
 // The audit's mark on the claims it found live where they were claimed
 // (the registry's seen function); false if the role may not run it.
 bool mark_seen(PgConnection &conn, const std::vector<long long> &nodes, const std::vector<std::string> &hosts,

@@ -17,8 +17,9 @@ namespace locality_registry {
 
 // The layout's version: kept in the schema's comment. A CLI that finds an
 // older layout updates it when it runs as the owner, and refuses
-// otherwise; a newer layout is refused.
-constexpr int kRegistryLayout = 1;
+// otherwise; a newer layout is refused. 1: 1.3 (claims); 2: 1.4 (how a
+// row was made, leases).
+constexpr int kRegistryLayout = 2;
 
 // The tables and the sequence (IF NOT EXISTS: a second creator, waiting
 // on the creation's lock, finds them made).
@@ -54,6 +55,34 @@ CREATE TABLE IF NOT EXISTS locality_uuid_registry.claims (
 INSERT INTO locality_uuid_registry.claims DEFAULT VALUES ON CONFLICT DO NOTHING;
 COMMENT ON TABLE locality_uuid_registry.nodes IS
     'locality_uuid node values and Hot Guid machine names, claimed once per host and data directory, never reused';
+)SQL";
+
+// From layout 1 (1.3), before kRegistryTablesSql (which leaves existing
+// tables as they are, and whose index names the new column): the adopted
+// flag becomes how, the lease columns and counter are added, the
+// live-claim index leaves leases out, and the insert function of the old
+// signature goes. Every row keeps its values: a value handed out stays
+// handed out. Nothing where there is no registry yet; idempotent.
+constexpr const char kRegistryMigrationSql[] = R"SQL(
+ALTER TABLE IF EXISTS locality_uuid_registry.nodes
+    ADD COLUMN IF NOT EXISTS how text NOT NULL DEFAULT 'claimed' CHECK (how IN ('claimed', 'adopted', 'leased')),
+    ADD COLUMN IF NOT EXISTS system_identifier text,
+    ADD COLUMN IF NOT EXISTS started_at timestamptz;
+ALTER TABLE IF EXISTS locality_uuid_registry.claims ADD COLUMN IF NOT EXISTS leases bigint NOT NULL DEFAULT 0;
+DO $$
+BEGIN
+    IF EXISTS (SELECT FROM pg_catalog.pg_attribute a
+               WHERE a.attrelid OPERATOR(pg_catalog.=) pg_catalog.to_regclass('locality_uuid_registry.nodes')
+                 AND a.attname OPERATOR(pg_catalog.=) 'adopted' AND NOT a.attisdropped) THEN
+        UPDATE locality_uuid_registry.nodes SET how = 'adopted' WHERE adopted;
+        ALTER TABLE locality_uuid_registry.nodes DROP COLUMN adopted;
+        DROP INDEX locality_uuid_registry.nodes_live_claim;
+        CREATE UNIQUE INDEX nodes_live_claim ON locality_uuid_registry.nodes (host_id, data_directory)
+            WHERE retired_at IS NULL AND how OPERATOR(pg_catalog.<>) 'leased';
+    END IF;
+END
+$$;
+DROP FUNCTION IF EXISTS locality_uuid_registry.insert_node(integer, text, text, text, text, boolean);
 )SQL";
 
 // The functions (CREATE OR REPLACE: an owner's newer CLI updates them).

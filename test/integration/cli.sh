@@ -23,11 +23,13 @@ expect() {
 # finds it.
 version=$(control_version)
 [ "$("$CLI" --version)" = "locality-uuid $version" ] || fail "--version: $("$CLI" --version)"
-commands=$("$CLI" --help | sed -n 's/^  locality-uuid \([a-z][a-z0-9-]*\).*/\1/p' | sort -u)
-[ "$(wc -w <<<"$commands")" = 7 ] || fail "--help lists commands: $commands"
-for command in $commands; do
-  grep -qx "\.B locality-uuid $command" "$ROOT/doc/locality-uuid.1" || fail "manual page's synopsis lacks $command"
-done
+# (node and fleet by their subcommands: "node claim", "fleet registry", ...)
+commands=$("$CLI" --help | sed -n -e 's/^  locality-uuid \(node [a-z]*\|fleet [a-z]*\).*/\1/p' \
+  -e '/^  locality-uuid \(node\|fleet\) /!s/^  locality-uuid \([a-z][a-z0-9-]*\).*/\1/p' | sort -u)
+[ "$(wc -l <<<"$commands")" = 9 ] || fail "--help lists commands: $(tr '\n' ',' <<<"$commands")"
+while read -r command; do
+  grep -Eq "^\.B locality-uuid $command( |\$)" "$ROOT/doc/locality-uuid.1" || fail "manual page's synopsis lacks $command"
+done <<<"$commands"
 grep -q '^\.B \\-\\-version$' "$ROOT/doc/locality-uuid.1" || fail "manual page lacks --version"
 manpage="$(dirname "$(dirname "$(command -v "$CLI")")")/share/man/man1/locality-uuid.1"
 cmp -s "$manpage" "$ROOT/doc/locality-uuid.1" || fail "manual page not installed at $manpage"
@@ -197,7 +199,7 @@ with_cluster -- bash -c agree || fail "CLI and SQL disagree"
 
 # --help after any command: that command's section, exit 0 (review
 # first-day-1.3, finding 12); an unknown command's --help is a usage error.
-for args in "node claim --registry x --help" "node --help" "fleet audit --help" "fleet scan --help" "fleet --help" \
+for args in "node claim --registry x --help" "node --help" "fleet registry --help" "fleet audit --help" "fleet scan --help" "fleet --help" \
             "decode --help" "v1 --help" "v1-time --help" "hot --help" "hot-decode --help" "-n 3 --help"; do
   # shellcheck disable=SC2086
   out=$("$CLI" $args 2>&1) || { echo "FAIL: $args exits $?"; failures=$((failures + 1)); continue; }
@@ -212,7 +214,7 @@ grep -q -- "--registry-owner ROLE" <<<"$out" && ! grep -q "node claim" <<<"$out"
   { echo "FAIL: fleet audit --help: $out"; failures=$((failures + 1)); }
 rc=0; "$CLI" nosuch --help >/dev/null 2>&1 || rc=$?
 [ $rc = 2 ] || { echo "FAIL: an unknown command's --help exits $rc"; failures=$((failures + 1)); }
-echo "--help after each command prints its own section (11 commands), exit 0; an unknown command's, exit 2"
+echo "--help after each command prints its own section (12 commands), exit 0; an unknown command's, exit 2"
 
 [ $failures = 0 ] || { echo "$failures CLI check(s) failed"; exit 1; }
 echo "CLI checks passed"
