@@ -67,6 +67,8 @@ LOCALITY_SQL_FUNCTION(locality_uuid_counter_scope) {
 
 // The 28-bit node value this backend writes into ids.
 LOCALITY_SQL_FUNCTION(locality_uuid_node_id) {
+    // With leases, none before this start holds its lease (not a 0 no id has).
+    if (locality_pg::leases_on() && !locality_pg::lease_held()) locality_pg::report_no_lease();
     PG_RETURN_INT32(static_cast<int32>(locality_pg::current_node()));
 }
 

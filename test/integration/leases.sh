@@ -42,9 +42,28 @@ CONF
 sed -i "/^shared_preload_libraries/d" "$WORK/reg/postgresql.conf"
 pgctl reg start
 REG="host=$WORK port=${PORT[reg]} dbname=postgres"
-# Made by its owner (node claim, once), then a login that may only lease.
-"$CLI" node claim --registry "$REG user=postgres" --host-id bootstrap --data-directory /none --write "$WORK/bootstrap.conf" >/dev/null
-q reg -c "CREATE ROLE leaser LOGIN" -c "GRANT USAGE ON SCHEMA locality_uuid_registry TO leaser" \
+# A registry as 1.3's CLI made it (layout 1), with a claimed and an
+# adopted value; then updated to this layout by its owner with fleet
+# registry (doc/fleets.md), and a login that may only lease.
+echo "== a registry of 1.3 (layout 1), updated"
+PGOPTIONS="-c search_path=pg_catalog,pg_temp" q reg -f "$ROOT/test/integration/lib/registry_layout1.sql" >/dev/null
+q reg -c "SELECT node_id FROM locality_uuid_registry.claim(md5('old-host'), 'old-host', '/old/dir')" \
+  -c "SELECT node_id FROM locality_uuid_registry.claim(md5('old-host-2'), 'old-host-2', '/old/dir', 4242, 'adopted-4242')" >/dev/null
+q reg -c "CREATE ROLE leaser LOGIN" >/dev/null
+rc=0; out=$("$CLI" fleet registry --registry "$REG user=leaser" --registry-owner postgres 2>&1) || rc=$?
+check "another role than its owner is refused, exit $rc: $out" \
+  '[ $rc = 1 ] && [[ $out == *"the registry has layout 1, this locality-uuid needs layout 2: run locality-uuid fleet registry once as role postgres to update it" ]]'
+made=$("$CLI" fleet registry --registry "$REG user=postgres")
+check "its owner's fleet registry updates it: $(tr '\n' ' ' <<<"$made")" \
+  '[ "$made" = "registry layout 2, trusted
+registry: 2 rows (0 leases), node values drawn 1 of 268435455, machine bytes used 2 of 16777216" ]'
+rows=$(q reg -c "SELECT string_agg(node_id || ' ' || how, ', ' ORDER BY node_id) FROM locality_uuid_registry.nodes")
+left=$(q reg -c "SELECT count(*) FROM pg_attribute WHERE attrelid = 'locality_uuid_registry.nodes'::regclass AND attname = 'adopted' AND NOT attisdropped")
+left=$left/$(q reg -c "SELECT count(*) FROM pg_proc WHERE proname = 'insert_node' AND pronamespace = 'locality_uuid_registry'::regnamespace")
+again=$(q reg -c "SELECT node_id || ' ' || existing FROM locality_uuid_registry.claim(md5('old-host'), 'old-host', '/old/dir')")
+check "... every row kept ($rows), the flag gone and one insert function left ($left), a claim again the same ($again)" \
+  '[ "$rows" = "1 claimed, 4242 adopted" ] && [ "$left" = 0/1 ] && [ "$again" = "1 true" ]'
+q reg -c "GRANT USAGE ON SCHEMA locality_uuid_registry TO leaser" \
   -c "GRANT EXECUTE ON FUNCTION locality_uuid_registry.lease(text, text, text, text, timestamptz) TO leaser" >/dev/null
 leases_of() { q reg -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE how = 'leased' AND data_directory = '$1'"; }
 lease_connections() { grep -c "connection authorized: user=leaser" "$WORK/reg.log" || true; }
@@ -177,9 +196,22 @@ check "... the copies' moves ($moved) logged as LOG, no WARNING with a copy's HI
 echo; echo "== the registry unreachable at a start"
 pgctl reg stop -m fast
 pgctl o restart -m fast
-out=$(error_of o "SELECT locality_uuid()")
+# (Before the worker's first attempt the error says it has not answered.)
+for _ in $(seq 50); do
+  out=$(error_of o "SELECT locality_uuid()")
+  [[ $out == *"has not answered yet" ]] || break; sleep 0.2
+done
 check "ids fail while this start holds no lease: $out" \
   '[[ $out == "55000: locality_uuid: no lease of a node value yet from the registry at $WORK:${PORT[reg]}/postgres: could not connect to the registry: "* ]]'
+src=$(q o -c "SELECT node_source FROM locality_uuid_binding()")
+check "... locality_uuid_binding() says so, with the attempts and the last error: $src" \
+  '[[ $src == "lease from the registry at $WORK:${PORT[reg]}/postgres, not held yet ("[0-9]*" attempt"*" failed, the last: could not connect to the registry: "* ]]'
+shown=""
+for f in "locality_uuid_node_id()" "hot_guid_machine_name()" "hot_guid_machine_id()"; do
+  shown+="$(error_of o "SELECT $f" | cut -c1-46); "
+done
+check "... as do the functions that say what new ids carry: $shown" \
+  '[ "$shown" = "$(for _ in 1 2 3; do printf "%s; " "55000: locality_uuid: no lease of a node value"; done)" ]'
 out=$(error_of o "SELECT hot_guid(1)")
 check "... Hot Guids too, and reading ids works" \
   '[[ $out == "55000: locality_uuid: no lease"* ]] && [ "$(q o -c "SELECT locality_uuid_node('"'20be0ffc-314a-bd53-7a50-013a65ca76d2'"')")" = 223574608 ]'
@@ -214,6 +246,19 @@ got=""
 for _ in $(seq 100); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.3; done
 check "after a crash restart, ids carry a new lease's value (node $node_before, then $got; $(( $(leases_of "$WORK/o") - before )) lease)" \
   '[ -n "$got" ] && [ "$got" != "$node_before" ] && [ $(( $(leases_of "$WORK/o") - before )) = 1 ]'
+
+# A lease stands for the life of this start's shared memory: the worker
+# stopped and started again (restart_time) takes no second one.
+echo; echo "== the lease worker stopped while this start holds its lease"
+worker() { q o -c "SELECT pid || ' ' || wait_event_type || ' ' || wait_event FROM pg_stat_activity WHERE backend_type = 'locality_uuid lease'"; }
+seen=$(worker)
+check "pg_stat_activity shows the worker, waiting as an extension: $seen" '[[ $seen =~ ^[0-9]+\ Extension\ Extension$ ]]'
+before=$(leases_of "$WORK/o"); node_before=$(node_of o)
+as_postgres kill -TERM "${seen%% *}"
+again=""
+for _ in $(seq 100); do again=$(worker); [ -n "$again" ] && [ "${again%% *}" != "${seen%% *}" ] && break; sleep 0.2; done
+check "... started again (pid ${seen%% *}, then ${again%% *}), no second lease: node $node_before, then $(node_of o), $(( $(leases_of "$WORK/o") - before )) lease" \
+  '[ -n "$again" ] && [ "${again%% *}" != "${seen%% *}" ] && [ "$(node_of o)" = "$node_before" ] && [ "$(leases_of "$WORK/o")" = "$before" ]'
 
 # --- what the fleet commands show ---------------------------------------------------
 echo; echo "== fleet audit and fleet scan"

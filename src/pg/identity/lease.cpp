@@ -42,6 +42,9 @@ struct LeaseState {
     char source[256];    // lease_source()
     // The last attempt that failed, for the error ids get meanwhile (under
     // the spinlock: the worker writes it while backends read it).
+    // This start: the shared memory's making (a crash restart makes it
+    // anew; PostgreSQL's own start time stays the postmaster's).
+    TimestampTz started_at;
     slock_t mutex;
     uint32 attempts;
     TimestampTz failed_at;
@@ -71,6 +74,7 @@ void lease_shmem_startup() {
         memset(state, 0, sizeof *state);
         pg_atomic_init_u32(&state->held, 0);
         SpinLockInit(&state->mutex);
+        state->started_at = GetCurrentTimestamp();
         strlcpy(state->error, "the lease worker has not answered yet", sizeof state->error);
     }
     LWLockRelease(AddinShmemInitLock);
@@ -222,16 +226,25 @@ bool take_lease(int32 *node, char *name, size_t name_size, char *error, size_t s
                 0, nullptr, deadline, error, size);
         char layout[64];
         snprintf(layout, sizeof layout, "locality_uuid registry, layout %d", locality_registry::kRegistryLayout);
+        const char *found_layout = r != nullptr && PQntuples(r) == 1 ? PQgetvalue(r, 0, 0) : "";
+        const int found = strncmp(found_layout, layout, strlen(layout) - 1) == 0 ? atoi(found_layout + strlen(layout) - 1) : 0;
         if (r != nullptr && PQntuples(r) != 1) {
-            set_error(error, size, "there is no registry in that database", "locality-uuid node claim creates it");
+            set_error(error, size, "there is no registry in that database", "locality-uuid fleet registry creates it");
         } else if (r != nullptr && strcmp(PQgetvalue(r, 0, 1), owner) != 0) {
             char detail[256];
             snprintf(detail, sizeof detail, "it is owned by role %s, not %s (locality_uuid.registry_owner)",
                      PQgetvalue(r, 0, 1), owner);
             set_error(error, size, "refusing the registry", detail);
-        } else if (r != nullptr && strcmp(PQgetvalue(r, 0, 0), layout) != 0) {
-            set_error(error, size, "the registry's layout is not this library's",
-                      "run locality-uuid node claim of this version once as its owner");
+        } else if (r != nullptr && strcmp(found_layout, layout) != 0) {
+            char detail[160];
+            if (found > locality_registry::kRegistryLayout)
+                snprintf(detail, sizeof detail, "it has layout %d, newer than this library's %d: install this "
+                         "library's newer version", found, locality_registry::kRegistryLayout);
+            else
+                snprintf(detail, sizeof detail, "it has %s, this library needs layout %d: run locality-uuid fleet "
+                         "registry of this version once as its owner", found > 0 ? found_layout + strlen("locality_uuid registry, ") : "no layout",
+                         locality_registry::kRegistryLayout);
+            set_error(error, size, "the registry's layout is not this library's", detail);
         } else if (r != nullptr) {
             PQclear(r);
             r = run(conn, locality_registry::kTrustSql, 1, owner_param, deadline, error, size);
@@ -247,7 +260,7 @@ bool take_lease(int32 *node, char *name, size_t name_size, char *error, size_t s
                 char label[512], sysid[32];
                 current_host_label(label, sizeof label);
                 snprintf(sysid, sizeof sysid, UINT64_FORMAT, static_cast<uint64>(GetSystemIdentifier()));
-                const char *params[] = {here.host, label, here.data_directory, sysid, timestamptz_to_str(PgStartTime)};
+                const char *params[] = {here.host, label, here.data_directory, sysid, timestamptz_to_str(state->started_at)};
                 if (here.host[0] == '\0') {
                     set_error(error, size, "this host's identity cannot be read", here.host_source);
                     r = nullptr;
@@ -298,6 +311,16 @@ bool read_held() {
     return true;
 }
 
+// The worker once this start holds its lease: idle until the server stops
+// (or a crash restart ends this shared memory, and this worker with it).
+void idle_until_stopped() {
+    for (;;) {
+        (void) WaitLatch(MyLatch, WL_LATCH_SET | WL_EXIT_ON_PM_DEATH, -1L, PG_WAIT_EXTENSION);
+        ResetLatch(MyLatch);
+        CHECK_FOR_INTERRUPTS();
+    }
+}
+
 }  // namespace
 
 bool leases_on() { return setting_registry != nullptr && setting_registry[0] != '\0'; }
@@ -314,8 +337,11 @@ void request_lease() {
 
     BackgroundWorker worker;
     memset(&worker, 0, sizeof worker);
-    worker.bgw_flags = BGWORKER_SHMEM_ACCESS;
-    worker.bgw_start_time = BgWorkerStart_PostmasterStart;
+    // A connection to no database, so that pg_stat_activity shows it; such
+    // a worker starts once the server is consistent (a hot standby's too:
+    // it takes its own lease before any promotion).
+    worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+    worker.bgw_start_time = BgWorkerStart_ConsistentState;
     worker.bgw_restart_time = 5;  // seconds: a worker that died is started again
     strlcpy(worker.bgw_library_name, "locality_uuid", sizeof worker.bgw_library_name);
     strlcpy(worker.bgw_function_name, "locality_uuid_lease_main", sizeof worker.bgw_function_name);
@@ -331,10 +357,24 @@ uint32 lease_node() { return read_held() ? static_cast<uint32>(local_node) : 0; 
 const char *lease_machine_name() { return read_held() ? local_machine : ""; }
 const char *lease_source() {
     if (read_held()) return local_source;
-    static char waiting[200];
+    // Not held yet: with the worker's attempts and last error, so that
+    // locality_uuid_binding() is all a monitoring query needs.
+    static char waiting[sizeof(((Binding *) nullptr)->node_source)];
     char registry[128];
     describe_registry(registry, sizeof registry);
-    snprintf(waiting, sizeof waiting, "lease from the registry at %s, not held yet", registry);
+    char error[512] = "";
+    uint32 attempts = 0;
+    if (state != nullptr) {
+        SpinLockAcquire(&state->mutex);
+        strlcpy(error, state->error, sizeof error);
+        attempts = state->attempts;
+        SpinLockRelease(&state->mutex);
+    }
+    if (attempts > 0)
+        snprintf(waiting, sizeof waiting, "lease from the registry at %s, not held yet (%u %s failed, the last: %s)",
+                 registry, attempts, attempts == 1 ? "attempt" : "attempts", error);
+    else
+        snprintf(waiting, sizeof waiting, "lease from the registry at %s, not held yet", registry);
     return waiting;
 }
 
@@ -376,10 +416,17 @@ void locality_uuid_lease_main(Datum) {
     BackgroundWorkerUnblockSignals();
     char registry[128];
     locality_pg::describe_registry(registry, sizeof registry);
+    // Shown in pg_stat_activity (backend_type "locality_uuid lease", its
+    // waits as Extension); no database: it reads none of this server's.
+    BackgroundWorkerInitializeConnection(nullptr, nullptr, 0);
     char error[512], last_logged[512] = "";
     char name[64];
     int32 node = 0;
     long wait_ms = 1000;
+    // A worker started again (killed, or exited) while this start holds its
+    // lease: the lease stands for the life of this shared memory, and
+    // backends may have read it; never a second one.
+    if (pg_atomic_read_u32(&state->held) != 0) locality_pg::idle_until_stopped();
     for (uint32 attempt = 1;; ++attempt) {
         CHECK_FOR_INTERRUPTS();
         if (locality_pg::take_lease(&node, name, sizeof name, error, sizeof error)) break;
@@ -393,8 +440,8 @@ void locality_uuid_lease_main(Datum) {
         if (strcmp(error, last_logged) != 0) {
             ereport(attempt == 1 ? WARNING : LOG,
                     (errmsg("locality_uuid: could not lease a node value from the registry at %s: %s", registry, error),
-                     errdetail("Server-wide ids wait until this start holds a lease; the worker tries again, "
-                               "at least every 30 s.")));
+                     errdetail("Server-wide ids wait until this start holds a lease; the worker tries again "
+                               "within 30 s of each failed attempt.")));
             strlcpy(last_logged, error, sizeof last_logged);
         }
         (void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, wait_ms, PG_WAIT_EXTENSION);
@@ -413,11 +460,5 @@ void locality_uuid_lease_main(Datum) {
     ereport(LOG, (errmsg("locality_uuid: leased node value %d and Hot Guid machine name \"%s\" (bytes %s) for this "
                          "start from the registry at %s",
                          node, name, hex, registry)));
-    // Idle until the server stops (or a crash restart ends this shared
-    // memory, and this worker with it).
-    for (;;) {
-        (void) WaitLatch(MyLatch, WL_LATCH_SET | WL_EXIT_ON_PM_DEATH, -1L, PG_WAIT_EXTENSION);
-        ResetLatch(MyLatch);
-        CHECK_FOR_INTERRUPTS();
-    }
+    locality_pg::idle_until_stopped();
 }

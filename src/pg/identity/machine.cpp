@@ -24,6 +24,8 @@ const char *setting_value() {
 
 // Fills `name` with the machine name in use.
 void machine_name(char name[256]) {
+    // A lease not held yet has no name: never the host's in its place.
+    if (leases_on() && !lease_held()) report_no_lease();
     if (setting_value()[0] != '\0') {
         strlcpy(name, setting_value(), 256);
         return;
@@ -47,6 +49,7 @@ const char *current_machine_name() {
 
 bool machine_bytes_quietly(std::uint8_t out[3]) {
     char name[256];
+    if (leases_on() && !lease_held()) return false;
     if (setting_value()[0] != '\0') {
         strlcpy(name, setting_value(), sizeof name);
     } else if (host_name_read) {
