@@ -20,7 +20,11 @@ SELECT locality_uuid() IS NOT NULL AS loaded;
 SELECT name, setting, context, vartype FROM pg_settings
 WHERE name LIKE 'locality_uuid.%'
   AND name NOT IN ('locality_uuid.shared_counter', 'locality_uuid.wal_resource_manager_id',
-                   'locality_uuid.host_identity_file', 'locality_uuid.require_node_id') ORDER BY name;
+                   'locality_uuid.host_identity_file', 'locality_uuid.require_node_id',
+                   'locality_uuid.registry', 'locality_uuid.registry_owner') ORDER BY name;
+-- Leases' settings (empty: no leases), without their context.
+SELECT name, setting, vartype FROM pg_settings
+WHERE name IN ('locality_uuid.registry', 'locality_uuid.registry_owner') ORDER BY name;
 SHOW locality_uuid.sequential;
 
 -- Sequential ids count up by one from base + 1 + the run start of their

@@ -296,7 +296,10 @@ void read_server(const std::string &conninfo, Server *s) {
     const std::string ext = conn.identifier(schema);
     PgResult r;
     if (!conn.exec("SELECT b.node, coalesce(b.node_source, ''), coalesce(b.machine, ''), "
-                   "coalesce(" + ext + ".hot_guid_machine_name(), ''), "
+                   // (A server waiting for its lease has no machine name yet: it would
+                   // refuse to say one.)
+                   "CASE WHEN pg_catalog.strpos(b.node_source, ', not held yet') OPERATOR(pg_catalog.>) 0 "
+                   "THEN '' ELSE coalesce(" + ext + ".hot_guid_machine_name(), '') END, "
                    "coalesce(b.machine_source, ''), coalesce(b.host, ''), "
                    "coalesce(b.host_source, ''), coalesce(b.data_directory, ''), "
                    "b.system_identifier::pg_catalog.text, pg_catalog.pg_is_in_recovery(), "
@@ -349,6 +352,15 @@ std::vector<Problem> audit(const std::vector<Server> &servers, const std::vector
                                 "let the audit's role connect to that database and read "
                                 "locality_uuid_binding() (CONNECT, and pg_monitor or a grant of EXECUTE), with the "
                                 "extension installed there; until then the server is not audited",
+                                {s.where}});
+            continue;
+        }
+        // A server still waiting for its lease has no value to audit yet
+        // (node 0): what it waits for, not a value no one claimed.
+        if (starts_with(s.node_source, "lease ") && s.node_source.find(", not held yet") != std::string::npos) {
+            problems.push_back({"lease_not_held", s.where + ": no lease yet: " + s.node_source,
+                                "fix what the last error names (doc/fleets.md, \"When the registry cannot be "
+                                "reached\"); the server takes its lease without a restart",
                                 {s.where}});
             continue;
         }

@@ -35,6 +35,8 @@ void _PG_init(void) {
     }
     locality_pg::detect_node_for_server();
     // Leases: this start's node value and machine name from the registry.
+    // Before the counters' shared memory: their start-up reads the lease's
+    // (lease_source, for the binding), which must be this start's.
     if (locality_pg::leases_on()) locality_pg::request_lease();
     // Registered whatever locality_uuid.shared_counter says: this server may
     // have to replay records of one where it was on.

@@ -76,6 +76,13 @@ BEGIN
                  AND a.attname OPERATOR(pg_catalog.=) 'adopted' AND NOT a.attisdropped) THEN
         UPDATE locality_uuid_registry.nodes SET how = 'adopted' WHERE adopted;
         ALTER TABLE locality_uuid_registry.nodes DROP COLUMN adopted;
+    END IF;
+    -- The live-claim index of any earlier layout: one per host and data
+    -- directory among claims, never among leases (every start leases).
+    IF EXISTS (SELECT FROM pg_catalog.pg_index x
+               WHERE x.indexrelid OPERATOR(pg_catalog.=) pg_catalog.to_regclass('locality_uuid_registry.nodes_live_claim')
+                 AND pg_catalog.strpos(COALESCE(pg_catalog.pg_get_expr(x.indpred, x.indrelid), ''), 'leased')
+                     OPERATOR(pg_catalog.=) 0) THEN
         DROP INDEX locality_uuid_registry.nodes_live_claim;
         CREATE UNIQUE INDEX nodes_live_claim ON locality_uuid_registry.nodes (host_id, data_directory)
             WHERE retired_at IS NULL AND how OPERATOR(pg_catalog.<>) 'leased';

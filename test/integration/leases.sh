@@ -141,15 +141,24 @@ echo "archive_mode = off" >>"$WORK/st/postgresql.conf"
 pgctl st start
 tick
 side o standby_primary
+primary_node=$(node_of o)
 wait_replay o st
+# Its lease, taken while it is a standby (the binding's node is the
+# lease's once held).
+st_source=""
+for _ in $(seq 100); do
+  st_source=$(q st -c "SELECT node_source FROM locality_uuid_binding()")
+  [[ $st_source == *"not held yet"* ]] || break; sleep 0.2
+done
+st_node=$(q st -c "SELECT node FROM locality_uuid_binding()")
 pgctl o stop -m immediate
 promote st
 q st -c "SELECT locality_uuid()" >/dev/null
 tick
 side st standby_promoted
 repeats "promoted standby against its primary" standby_primary standby_promoted
-check "... the standby took a lease of its own at its start (before its promotion)" \
-  'log_has st "LOG:  locality_uuid: leased node value" && [ "$(node_of st)" != "$(node_of o 2>/dev/null || echo x)" ]'
+check "... the standby held a lease of its own before its promotion (node $st_node, its primary's $primary_node), its ids carry it" \
+  '[[ $st_source == "lease from the registry at "* ]] && [[ $st_source != *"not held yet"* ]] && [ "$st_node" != "$primary_node" ] && [ "$(node_of st)" = "$st_node" ]'
 pgctl st stop -m fast
 
 # --- a point-in-time restore beside its origin --------------------------------------
@@ -217,7 +226,7 @@ check "... Hot Guids too, and reading ids works" \
   '[[ $out == "55000: locality_uuid: no lease"* ]] && [ "$(q o -c "SELECT locality_uuid_node('"'20be0ffc-314a-bd53-7a50-013a65ca76d2'"')")" = 223574608 ]'
 pgctl reg start
 got=""
-for _ in $(seq 100); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.3; done
+for _ in $(seq 200); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.3; done
 check "... and once the registry answers, ids are made without a restart (node $got, a new lease)" \
   '[ -n "$got" ] && [ "$got" != "$origin_node" ] && log_has o "WARNING:  locality_uuid: could not lease a node value from the registry"'
 
@@ -243,7 +252,7 @@ echo; echo "== a crash restart"
 before=$(leases_of "$WORK/o"); node_before=$(node_of o)
 as_postgres kill -9 "$(q o -c "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'")"
 got=""
-for _ in $(seq 100); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.3; done
+for _ in $(seq 200); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.3; done
 check "after a crash restart, ids carry a new lease's value (node $node_before, then $got; $(( $(leases_of "$WORK/o") - before )) lease)" \
   '[ -n "$got" ] && [ "$got" != "$node_before" ] && [ $(( $(leases_of "$WORK/o") - before )) = 1 ]'
 
@@ -254,11 +263,18 @@ worker() { q o -c "SELECT pid || ' ' || wait_event_type || ' ' || wait_event FRO
 seen=$(worker)
 check "pg_stat_activity shows the worker, waiting as an extension: $seen" '[[ $seen =~ ^[0-9]+\ Extension\ Extension$ ]]'
 before=$(leases_of "$WORK/o"); node_before=$(node_of o)
+held_lines=$(log_count o "LOG:  locality_uuid: this start holds its lease already")
 as_postgres kill -TERM "${seen%% *}"
 again=""
-for _ in $(seq 100); do again=$(worker); [ -n "$again" ] && [ "${again%% *}" != "${seen%% *}" ] && break; sleep 0.2; done
-check "... started again (pid ${seen%% *}, then ${again%% *}), no second lease: node $node_before, then $(node_of o), $(( $(leases_of "$WORK/o") - before )) lease" \
-  '[ -n "$again" ] && [ "${again%% *}" != "${seen%% *}" ] && [ "$(node_of o)" = "$node_before" ] && [ "$(leases_of "$WORK/o")" = "$before" ]'
+for _ in $(seq 100); do
+  again=$(worker)
+  [ -n "$again" ] && [ "${again%% *}" != "${seen%% *}" ] &&
+    [ "$(log_count o "LOG:  locality_uuid: this start holds its lease already")" -gt "$held_lines" ] && break
+  sleep 0.2
+done
+check "... started again (pid ${seen%% *}, then ${again%% *}), said it holds one, took no second: node $node_before, then $(node_of o), $(( $(leases_of "$WORK/o") - before )) lease" \
+  '[ -n "$again" ] && [ "${again%% *}" != "${seen%% *}" ] && [ "$(node_of o)" = "$node_before" ] && [ "$(leases_of "$WORK/o")" = "$before" ] &&
+   [ "$(log_count o "LOG:  locality_uuid: this start holds its lease already")" -gt "$held_lines" ]'
 
 # --- what the fleet commands show ---------------------------------------------------
 echo; echo "== fleet audit and fleet scan"
@@ -277,6 +293,35 @@ check "fleet scan: the table's 1,000 ids and the start that leased their value" 
   'grep -Eq "^ +$got +1000 .* lease: .* $WORK/o, started [0-9-]+T[0-9:]+Z, system identifier $sysid\$" <<<"$scan"'
 shown_if_failed "$scan"
 
+# --- a registry with two hosts, the first silent ------------------------------------
+# A host that accepts connections and never answers (a registry frozen, a
+# network that drops replies) first in the list, the registry second:
+# each host has a deadline of its own (connect_timeout), so the second is
+# reached.
+echo; echo "== a registry string with two hosts, the first silent"
+mkdir -p "$WORK/silent" && chown postgres "$WORK/silent"
+silent_port=$(free_port)
+python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(16)
+held = []
+while True:
+    c, _ = s.accept(); held.append(c)   # accepted, never answered
+' "$WORK/silent/.s.PGSQL.$silent_port" &
+silent_pid=$!
+for _ in $(seq 50); do [ -S "$WORK/silent/.s.PGSQL.$silent_port" ] && break; sleep 0.1; done
+chmod 777 "$WORK/silent/.s.PGSQL.$silent_port"
+echo "locality_uuid.registry = 'host=$WORK/silent,$WORK port=$silent_port,${PORT[reg]} dbname=postgres user=leaser connect_timeout=2'" \
+  >>"$WORK/o/postgresql.conf"
+before=$(leases_of "$WORK/o")
+pgctl o restart -m fast
+got=""
+for _ in $(seq 120); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.25; done
+check "leased from the second host (node $got, $(( $(leases_of "$WORK/o") - before )) lease)" \
+  '[ -n "$got" ] && [ $(( $(leases_of "$WORK/o") - before )) = 1 ]'
+kill "$silent_pid" 2>/dev/null || true
+sed -i '$d' "$WORK/o/postgresql.conf"
+
 # --- a registry the servers must not trust ------------------------------------------
 echo; echo "== a registry another role may write"
 q reg -c "GRANT INSERT ON locality_uuid_registry.nodes TO leaser" >/dev/null
@@ -288,11 +333,28 @@ for _ in $(seq 50); do
 done
 check "refused, ids fail with why: $out" \
   '[[ $out == "55000: locality_uuid: no lease of a node value yet from the registry at "*": refusing the registry: it is not its owner'"'"'s alone: "*leaser* ]]'
+# (Audited against a registry of its own, trusted: this one is refused now.)
+q reg -c "CREATE DATABASE audit_reg" >/dev/null
+"$CLI" fleet registry --registry "host=$WORK port=${PORT[reg]} dbname=audit_reg user=postgres" >/dev/null
+failures_seen=$failures
+rc=0; audit=$("$CLI" fleet audit --registry "host=$WORK port=${PORT[reg]} dbname=audit_reg user=postgres" --targets "$WORK/targets" 2>&1) || rc=$?
+check "... fleet audit names the server waiting for its lease, and nothing else about it (exit $rc)" \
+  '[ $rc = 1 ] && grep -q "^  $WORK:${PORT[o]}/postgres: no lease yet: lease from the registry at .*, not held yet (.*refusing the registry" <<<"$audit" &&
+   [ "$(grep -c "^    fix:" <<<"$audit")" = 1 ]'
+shown_if_failed "$audit"
 q reg -c "REVOKE INSERT ON locality_uuid_registry.nodes FROM leaser" >/dev/null
 got=""
-for _ in $(seq 150); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.3; done
+for _ in $(seq 200); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.3; done
 check "... and taken once it is its owner's alone again, without a restart (node $got)" '[ -n "$got" ]'
 pgctl o stop -m fast
+
+# --- leases without preloading ----------------------------------------------------
+echo; echo "== locality_uuid.registry on a server that does not preload the library"
+echo "locality_uuid.registry = 'host=$WORK port=${PORT[reg]} dbname=postgres user=leaser'" >>"$WORK/reg/postgresql.conf"
+q reg -c "SELECT pg_reload_conf()" -c "CREATE EXTENSION locality_uuid" >/dev/null
+out=$(error_of reg "SELECT locality_uuid()")
+check "every server-wide id refused, none made with another value: $out" \
+  '[ "$out" = "55000: locality_uuid.registry is set, but the library is not preloaded" ]'
 
 echo
 [ "$failures" = 0 ] && echo "all lease checks passed" || { echo "$failures lease checks FAILED"; exit 1; }

@@ -110,16 +110,20 @@ long ms_until(TimestampTz deadline) {
     return deadline > now ? static_cast<long>((deadline - now) / 1000) : 0;
 }
 
-// Waits until conn's socket is ready for `events` (WL_SOCKET_*), the
-// deadline passes or the latch is set; false once the deadline passed.
+// Waits until conn's socket is ready for `events` (WL_SOCKET_*); false if
+// the deadline passes first. A latch set meanwhile (a signal) is served
+// (CHECK_FOR_INTERRUPTS) and the wait goes on: libpq is called only once
+// its socket is ready, as its nonblocking contract asks.
 bool wait_socket(PGconn *conn, int events, TimestampTz deadline) {
-    const long ms = ms_until(deadline);
-    if (ms <= 0) return false;
-    const int rc = WaitLatchOrSocket(MyLatch, WL_LATCH_SET | WL_EXIT_ON_PM_DEATH | WL_TIMEOUT | events,
-                                     PQsocket(conn), ms, PG_WAIT_EXTENSION);
-    if (rc & WL_LATCH_SET) ResetLatch(MyLatch);
-    CHECK_FOR_INTERRUPTS();
-    return ms_until(deadline) > 0 || (rc & events) != 0;
+    for (;;) {
+        const long ms = ms_until(deadline);
+        if (ms <= 0) return false;
+        const int rc = WaitLatchOrSocket(MyLatch, WL_LATCH_SET | WL_EXIT_ON_PM_DEATH | WL_TIMEOUT | events,
+                                         PQsocket(conn), ms, PG_WAIT_EXTENSION);
+        if (rc & WL_LATCH_SET) ResetLatch(MyLatch);
+        CHECK_FOR_INTERRUPTS();
+        if (rc & events) return true;
+    }
 }
 
 void set_error(char *error, size_t size, const char *what, const char *detail) {
@@ -131,12 +135,36 @@ void set_error(char *error, size_t size, const char *what, const char *detail) {
         if (*c == '\n' || *c == '\t') *c = ' ';
 }
 
-// Connects without blocking the worker; nullptr and *error on failure.
-PGconn *connect_registry(TimestampTz deadline, char *error, size_t size) {
-    // Defaults the conninfo may override (it is expanded last).
-    const char *keys[] = {"connect_timeout", "application_name", "dbname", nullptr};
-    const char *vals[] = {"10", "locality_uuid lease", setting_registry, nullptr};
-    PGconn *conn = PQconnectStartParams(keys, vals, 1);
+// One host of the registry's connection string: its host, hostaddr and
+// port entries (comma-separated lists in the string) as their i-th items.
+const char *list_item(const char *list, int i, char *buf, size_t size) {
+    if (list == nullptr) return nullptr;
+    const char *p = list;
+    for (int k = 0; k < i; ++k) {
+        p = strchr(p, ',');
+        if (p == nullptr) return i > 0 && strchr(list, ',') == nullptr ? list : nullptr;  // one item: for all
+        ++p;
+    }
+    const char *end = strchr(p, ',');
+    const size_t n = end != nullptr ? static_cast<size_t>(end - p) : strlen(p);
+    if (n >= size) return nullptr;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+int list_length(const char *list) {
+    if (list == nullptr || list[0] == '\0') return 0;
+    int n = 1;
+    for (const char *c = list; *c != '\0'; ++c) n += *c == ',';
+    return n;
+}
+
+// Connects to one host without blocking the worker (PQconnectPoll, waits
+// on the latch): by `deadline`, or nullptr and *error.
+PGconn *connect_one(const char *const *keys, const char *const *vals, TimestampTz deadline, char *error,
+                    size_t size) {
+    PGconn *conn = PQconnectStartParams(keys, vals, 0);
     if (conn == nullptr) {
         set_error(error, size, "could not connect to the registry", "out of memory");
         return nullptr;
@@ -156,6 +184,71 @@ PGconn *connect_registry(TimestampTz deadline, char *error, size_t size) {
         PQfinish(conn);
         return nullptr;
     }
+    // Every later call too: a send or a flush returns rather than block.
+    if (PQsetnonblocking(conn, 1) != 0) {
+        set_error(error, size, "could not connect to the registry", PQerrorMessage(conn));
+        PQfinish(conn);
+        return nullptr;
+    }
+    return conn;
+}
+
+// Connects to the registry: each host of its connection string in turn,
+// each with a deadline of its own (its connect_timeout, else 10 s), since
+// libpq's own connect_timeout, which moves it to the next host, is not
+// applied to a nonblocking connection. A host that answers as a standby
+// under target_session_attrs=read-write is refused by libpq: the next one.
+// nullptr and *error (the last host's) on failure.
+PGconn *connect_registry(char *error, size_t size) {
+    char *parse_error = nullptr;
+    PQconninfoOption *opts = PQconninfoParse(setting_registry != nullptr ? setting_registry : "", &parse_error);
+    if (opts == nullptr) {
+        set_error(error, size, "locality_uuid.registry cannot be parsed", parse_error);
+        if (parse_error != nullptr) PQfreemem(parse_error);
+        return nullptr;
+    }
+    const char *hosts = nullptr, *addrs = nullptr, *ports = nullptr;
+    long timeout_s = 10;
+    bool has_name = false;
+    constexpr int kMaxKeys = 64;
+    const char *keys[kMaxKeys + 8];  // + application_name, host, hostaddr, port, the end
+    const char *vals[kMaxKeys + 8];
+    int n = 0;
+    for (PQconninfoOption *o = opts; o->keyword != nullptr; ++o) {
+        if (o->val == nullptr) continue;
+        if (strcmp(o->keyword, "host") == 0) hosts = o->val;
+        else if (strcmp(o->keyword, "hostaddr") == 0) addrs = o->val;
+        else if (strcmp(o->keyword, "port") == 0) ports = o->val;
+        else if (n < kMaxKeys) {
+            if (strcmp(o->keyword, "connect_timeout") == 0) timeout_s = Max(2L, atol(o->val));
+            if (strcmp(o->keyword, "application_name") == 0) has_name = true;
+            keys[n] = o->keyword;
+            vals[n] = o->val;
+            ++n;
+        }
+    }
+    if (!has_name) {
+        keys[n] = "application_name";
+        vals[n] = "locality_uuid lease";
+        ++n;
+    }
+    const int base = n;
+    const int count = Max(1, Max(list_length(hosts), list_length(addrs)));
+    PGconn *conn = nullptr;
+    char host[256], addr[256], port[32];
+    for (int i = 0; i < count && conn == nullptr; ++i) {
+        n = base;
+        const char *h = list_item(hosts, i, host, sizeof host);
+        const char *a = list_item(addrs, i, addr, sizeof addr);
+        const char *p = list_item(ports, i, port, sizeof port);
+        if (h != nullptr) { keys[n] = "host"; vals[n] = h; ++n; }
+        if (a != nullptr) { keys[n] = "hostaddr"; vals[n] = a; ++n; }
+        if (p != nullptr) { keys[n] = "port"; vals[n] = p; ++n; }
+        keys[n] = nullptr;
+        vals[n] = nullptr;
+        conn = connect_one(keys, vals, GetCurrentTimestamp() + timeout_s * USECS_PER_SEC, error, size);
+    }
+    PQconninfoFree(opts);
     return conn;
 }
 
@@ -206,13 +299,17 @@ PGresult *run(PGconn *conn, const char *sql, int nparams, const char *const *par
 // alone; the unique constraints in place; this layout), take the lease,
 // check the answer. True with the lease in *node and *name.
 bool take_lease(int32 *node, char *name, size_t name_size, char *error, size_t size) {
-    const TimestampTz deadline = GetCurrentTimestamp() + 30 * USECS_PER_SEC;
-    PGconn *conn = connect_registry(deadline, error, size);
+    PGconn *conn = connect_registry(error, size);
     if (conn == nullptr) return false;
+    const TimestampTz deadline = GetCurrentTimestamp() + 30 * USECS_PER_SEC;
     bool ok = false;
     PGresult *r = run(conn,
+                      // synchronous_commit on whatever the registry's role or database says: a
+                      // lease acknowledged before it is durable (and on a synchronous standby)
+                      // could be handed out again after the registry's crash or failover.
                       "SELECT pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false), "
-                      "pg_catalog.set_config('statement_timeout', '30s', false), pg_catalog.current_user()::text",
+                      "pg_catalog.set_config('statement_timeout', '30s', false), pg_catalog.current_user()::text, "
+                      "pg_catalog.set_config('synchronous_commit', 'on', false)",
                       0, nullptr, deadline, error, size);
     if (r != nullptr) {
         char owner[NAMEDATALEN * 2];
@@ -307,7 +404,9 @@ bool read_held() {
     local_node = state->node;
     strlcpy(local_machine, state->machine_name, sizeof local_machine);
     strlcpy(local_source, state->source, sizeof local_source);
-    local_held = true;
+    // Kept only in a backend or worker: the postmaster outlives a crash
+    // restart's new shared memory and its new lease.
+    local_held = IsUnderPostmaster;
     return true;
 }
 
@@ -402,8 +501,10 @@ void report_no_lease() {
                               "other value is used. %u %s so far%s%s.",
                               attempts, attempts == 1 ? "attempt" : "attempts", failed_at != 0 ? ", the last at " : "",
                               failed_at != 0 ? timestamptz_to_str(failed_at) : ""),
-                    errhint("The lease worker tries again by itself; ids are made once it has one, without a "
-                            "restart.")));
+                    attempts > 0 ? errhint("The lease worker tries again by itself; ids are made once it has one, without a "
+                                           "restart.")
+                                 : errhint("If this lasts, look in the server log for the worker \"locality_uuid lease\" "
+                                           "(max_worker_processes may leave no room for it).")));
     pg_unreachable();
 }
 
@@ -426,7 +527,13 @@ void locality_uuid_lease_main(Datum) {
     // A worker started again (killed, or exited) while this start holds its
     // lease: the lease stands for the life of this shared memory, and
     // backends may have read it; never a second one.
-    if (pg_atomic_read_u32(&state->held) != 0) locality_pg::idle_until_stopped();
+    if (pg_atomic_read_u32(&state->held) != 0) {
+        pg_read_barrier();
+        ereport(LOG, (errmsg("locality_uuid: this start holds its lease already (node value %d): the lease worker, "
+                             "started again, takes no other",
+                             state->node)));
+        locality_pg::idle_until_stopped();
+    }
     for (uint32 attempt = 1;; ++attempt) {
         CHECK_FOR_INTERRUPTS();
         if (locality_pg::take_lease(&node, name, sizeof name, error, sizeof error)) break;
@@ -455,10 +562,11 @@ void locality_uuid_lease_main(Datum) {
     strlcpy(state->machine_name, name, sizeof state->machine_name);
     snprintf(state->source, sizeof state->source, "lease from the registry at %s, %s", registry,
              timestamptz_to_str(GetCurrentTimestamp()));
-    pg_write_barrier();  // the values before the flag
-    pg_atomic_write_u32(&state->held, 1);
+    // Logged before ids can carry it: a log line names every value in use.
     ereport(LOG, (errmsg("locality_uuid: leased node value %d and Hot Guid machine name \"%s\" (bytes %s) for this "
                          "start from the registry at %s",
                          node, name, hex, registry)));
+    pg_write_barrier();  // the values before the flag
+    pg_atomic_write_u32(&state->held, 1);
     locality_pg::idle_until_stopped();
 }

@@ -80,6 +80,9 @@ repeats() {
   local k n counts="" total=0 kinds=("${KINDS[@]}")
   [ $# -gt 3 ] && kinds=("${@:4}")
   for k in "${kinds[@]}"; do
+    # Each side whole: a side that made fewer ids could hide repeats.
+    [ "$(wc -l <"$WORK/ids/$2.$k")" = "$IDS" ] && [ "$(wc -l <"$WORK/ids/$3.$k")" = "$IDS" ] ||
+      { check "$1: $k: both sides hold $IDS ids" false; return; }
     n=$(LC_ALL=C comm -12 "$WORK/ids/$2.$k" "$WORK/ids/$3.$k" | wc -l)
     counts+="${counts:+, }$k $n"
     total=$((total + n))
