@@ -51,7 +51,7 @@ stop_all() {
   [ -z "${client_pid:-}" ] || kill "$client_pid" 2>/dev/null || true
   pkill -9 -f "patroni $WORK/" 2>/dev/null || true
   local d
-  for d in "$WORK"/m*/data; do
+  for d in "$WORK"/m*/data "$WORK/registry"; do
     [ -f "$d/postmaster.pid" ] && as_postgres "$BIN/pg_ctl" -D "$d" -m immediate stop >/dev/null 2>&1
   done
   pkill -9 -f "etcd --name locality-$$" 2>/dev/null || true
