@@ -7,7 +7,9 @@ SELECT current_setting('server_version_num')::int < 180000 AS before_18 \gset
 \endif
 
 SELECT locality_uuid_counter_scope() IS NOT NULL AS library_loaded;
-SELECT module_name, version, file_name FROM pg_get_loaded_modules() WHERE module_name = 'locality_uuid';
+-- (Its version a number, compared below with the control file's.)
+SELECT module_name, version ~ '^[0-9]+\.[0-9]+$' AS version_is_a_number, file_name
+FROM pg_get_loaded_modules() WHERE module_name = 'locality_uuid';
 -- The library's version is the extension's default version (the control file's).
 SELECT m.version = e.default_version AS library_is_default_version
 FROM pg_get_loaded_modules() m, pg_available_extensions e

@@ -75,6 +75,19 @@ lnode() {  # lnode NODE [SETTINGS...]: a server on host h, archiving its WAL
   on_host "$1" h
 }
 node_of() { q "$1" -c "SELECT locality_uuid_node(locality_uuid())"; }
+# wait_lease NODE...: until each holds this start's lease (its worker
+# starts once the server is consistent: a first query may come first).
+wait_lease() {
+  local n src
+  for n in "$@"; do
+    for _ in $(seq 300); do
+      src=$(q "$n" -c "SELECT node_source FROM locality_uuid_binding()" 2>/dev/null) || src=""
+      [[ $src == "lease from the registry at "* && $src != *"not held yet"* ]] && break
+      sleep 0.2
+    done
+    [[ $src == "lease from the registry at "* && $src != *"not held yet"* ]] || { echo "FAIL: no lease on $n: $src"; exit 1; }
+  done
+}
 # shown_if_failed TEXT: TEXT under the check just made, if it failed.
 shown_if_failed() { [ "$failures" = "${failures_seen:-0}" ] || sed 's/^/    | /' <<<"$1"; failures_seen=$failures; }
 
@@ -83,11 +96,13 @@ echo "== a clone keeping host identity, data directory and port, or a revert in 
 lnode o "checkpoint_timeout = '1h'"
 pgctl o start
 q o -c "CREATE EXTENSION locality_uuid"
+wait_lease o
 q o -c "SELECT count(locality_uuid_at($FIXED, true)) FROM generate_series(1, 1000)" >/dev/null
 pgctl o stop -m fast
 cp -a "$WORK/o" "$WORK/o.snapshot"
 started_at=$CLOCK_MS
 pgctl o start
+wait_lease o
 tick
 side o origin
 origin_node=$(node_of o)
@@ -104,6 +119,7 @@ mv "$WORK/archive/o" "$WORK/archive/o.origin" && mkdir "$WORK/archive/o" && chow
 CLOCK_MS=$started_at
 set_clock "$WORK/clock" "$CLOCK_MS"
 pgctl o start
+wait_lease o
 tick
 side o clone
 clone_node=$(node_of o)
@@ -116,11 +132,13 @@ echo; echo "== four siblings and a copy of a copy, at once"
 sibs=(s1 s2 s3 s4 s11)
 for s in s1 s2 s3 s4; do cp -a "$WORK/o.snapshot" "$WORK/$s"; set_port "$s"; done
 pgctl s1 start
+wait_lease s1
 q s1 -c "SELECT count(locality_uuid()) FROM generate_series(1, 100)" >/dev/null
 pgctl s1 stop -m fast
 cp -a "$WORK/s1" "$WORK/s11"
 set_port s11
 for s in "${sibs[@]}"; do pgctl "$s" start; done
+wait_lease "${sibs[@]}"
 tick
 for s in "${sibs[@]}"; do side "$s" "sib_$s"; done
 pairs=0
@@ -136,6 +154,7 @@ echo "($pairs pairs compared)"
 # --- a promoted standby -------------------------------------------------------------
 echo; echo "== a promoted standby"
 pgctl o start
+wait_lease o
 base_backup o st -R
 echo "archive_mode = off" >>"$WORK/st/postgresql.conf"
 pgctl st start
@@ -164,6 +183,7 @@ pgctl st stop -m fast
 # --- a point-in-time restore beside its origin --------------------------------------
 echo; echo "== a point-in-time restore, promoted beside its origin"
 pgctl o start
+wait_lease o
 base_backup o pitr
 echo "archive_mode = off" >>"$WORK/pitr/postgresql.conf"
 q o -c "SELECT pg_create_restore_point('leases')" >/dev/null
@@ -179,6 +199,7 @@ as_postgres touch "$WORK/pitr/recovery.signal"
 pgctl pitr start
 for _ in $(seq 300); do [ "$(q pitr -c "SELECT pg_is_in_recovery()")" = f ] && break; sleep 0.2; done
 check "restored to the restore point and promoted, its origin running" '[ "$(q pitr -c "SELECT pg_is_in_recovery()")" = f ]'
+wait_lease pitr
 # The restored server's first id moves its counters (which counts its
 # current second's clock Hot Guids as full); then past the seconds the
 # origin's restart reserved for clock Hot Guids (the held clock stood still

@@ -17,6 +17,7 @@
 # alone plans a scan of that one shard.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
+. "$ROOT/test/integration/lib/servers.sh"  # keep_logs_if_failed
 ROWS=${SHARDING_ROWS:-120000}          # per workload (a); (b) is 4 x ROWS/4
 BIN=$(pg_config --bindir)
 WORK=$(mktemp -d /tmp/locality-sharding.XXXXXX)
