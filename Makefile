@@ -153,11 +153,15 @@ SQL_EDITION_FILL = locality_uuid_sql_fill.sql
 SQL_EDITION_SOURCES = $(addprefix $(SOURCE_DIR)/src/sql/,uuid_v1.sql md5.sql encode.sql readers.sql hot_guid_readers.sql \
 	counters.sql node.sql generators.sql admin.sql retired.sql) $(SQL_EDITION_FILL)
 SQL_EDITION_TOOLS = $(addprefix $(SOURCE_DIR)/src/sql/,signatures.sh install_check.sh)
-SQL_EDITION_SCRIPT = $(SQL_EDITION_DIR)/locality_uuid_sql--$(EXTVERSION).sql
+# The SQL edition's own version: it moves when src/sql changes, not with the
+# library (1.4 changed only the library, so the SQL edition is still 1.3, and
+# a 1.3 install needs no update). make_install.sh checks META.json against it.
+SQL_EDITION_VERSION = 1.3
+SQL_EDITION_SCRIPT = $(SQL_EDITION_DIR)/locality_uuid_sql--$(SQL_EDITION_VERSION).sql
 # Earlier versions of the SQL edition that ALTER EXTENSION ... UPDATE (and
 # pg_tle's update path) brings to this one.
 SQL_EDITION_FROM = 1.2
-SQL_EDITION_UPDATES = $(foreach v,$(SQL_EDITION_FROM),$(SQL_EDITION_DIR)/locality_uuid_sql--$(v)--$(EXTVERSION).sql)
+SQL_EDITION_UPDATES = $(foreach v,$(SQL_EDITION_FROM),$(SQL_EDITION_DIR)/locality_uuid_sql--$(v)--$(SQL_EDITION_VERSION).sql)
 SQL_EDITION_COMMENT = Locality UUIDs and exact version-1 tools in SQL and PL/pgSQL only (the SQL edition of locality_uuid)
 .PHONY: sql-edition
 sql-edition: locality_uuid_sql.sql locality_uuid_sql_uninstall.sql locality_uuid_sql_pgtle.sql \
@@ -173,19 +177,19 @@ $(SQL_EDITION_FILL): locality_uuid--$(EXTVERSION).sql
 	grep -q '^CREATE OR REPLACE PROCEDURE locality_uuid_fill(' $@.tmp && grep -q "^    'Fills col with expr" $@.tmp
 	mv $@.tmp $@
 locality_uuid_sql.sql: $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/psql_script.sh $(SQL_EDITION_TOOLS) $(SOURCE_DIR)/locality_uuid.control
-	sh $(SOURCE_DIR)/src/sql/psql_script.sh install $(EXTVERSION) $(SQL_EDITION_SOURCES) >$@.tmp
+	sh $(SOURCE_DIR)/src/sql/psql_script.sh install $(SQL_EDITION_VERSION) $(SQL_EDITION_SOURCES) >$@.tmp
 	mv $@.tmp $@
 locality_uuid_sql_uninstall.sql: $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/psql_script.sh $(SQL_EDITION_TOOLS) $(SOURCE_DIR)/locality_uuid.control
-	sh $(SOURCE_DIR)/src/sql/psql_script.sh uninstall $(EXTVERSION) $(SQL_EDITION_SOURCES) >$@.tmp
+	sh $(SOURCE_DIR)/src/sql/psql_script.sh uninstall $(SQL_EDITION_VERSION) $(SQL_EDITION_SOURCES) >$@.tmp
 	mv $@.tmp $@
 $(SQL_EDITION_SCRIPT): $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/extension_script.sh $(SQL_EDITION_TOOLS) $(SOURCE_DIR)/locality_uuid.control | $(SQL_EDITION_DIR)
-	sh $(SOURCE_DIR)/src/sql/extension_script.sh $(EXTVERSION) $(SQL_EDITION_SOURCES) >$@.tmp
+	sh $(SOURCE_DIR)/src/sql/extension_script.sh $(SQL_EDITION_VERSION) $(SQL_EDITION_SOURCES) >$@.tmp
 	mv $@.tmp $@
-$(SQL_EDITION_UPDATES): $(SQL_EDITION_DIR)/locality_uuid_sql--%--$(EXTVERSION).sql: $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/extension_script.sh $(SQL_EDITION_TOOLS) $(SOURCE_DIR)/locality_uuid.control | $(SQL_EDITION_DIR)
-	sh $(SOURCE_DIR)/src/sql/extension_script.sh $(EXTVERSION) --from $* $(SQL_EDITION_SOURCES) >$@.tmp
+$(SQL_EDITION_UPDATES): $(SQL_EDITION_DIR)/locality_uuid_sql--%--$(SQL_EDITION_VERSION).sql: $(SQL_EDITION_SOURCES) $(SOURCE_DIR)/src/sql/extension_script.sh $(SQL_EDITION_TOOLS) $(SOURCE_DIR)/locality_uuid.control | $(SQL_EDITION_DIR)
+	sh $(SOURCE_DIR)/src/sql/extension_script.sh $(SQL_EDITION_VERSION) --from $* $(SQL_EDITION_SOURCES) >$@.tmp
 	mv $@.tmp $@
 locality_uuid_sql_pgtle.sql: $(SQL_EDITION_SCRIPT) $(SQL_EDITION_UPDATES) $(SOURCE_DIR)/src/sql/pgtle_script.sh
-	sh $(SOURCE_DIR)/src/sql/pgtle_script.sh $(EXTVERSION) '$(SQL_EDITION_COMMENT)' $(SQL_EDITION_SCRIPT) $(SQL_EDITION_UPDATES) >$@.tmp
+	sh $(SOURCE_DIR)/src/sql/pgtle_script.sh $(SQL_EDITION_VERSION) '$(SQL_EDITION_COMMENT)' $(SQL_EDITION_SCRIPT) $(SQL_EDITION_UPDATES) >$@.tmp
 	mv $@.tmp $@
 # Not relocatable: the functions name their schema. Not trusted: its
 # objects would belong to the bootstrap superuser, SECURITY DEFINER ones
@@ -194,7 +198,7 @@ locality_uuid_sql_pgtle.sql: $(SQL_EDITION_SCRIPT) $(SQL_EDITION_UPDATES) $(SOUR
 # the role itself.
 $(SQL_EDITION_DIR)/locality_uuid_sql.control: $(SOURCE_DIR)/locality_uuid.control | $(SQL_EDITION_DIR)
 	printf "comment = '%s'\ndefault_version = '%s'\nrelocatable = false\nsuperuser = true\n" \
-	  '$(SQL_EDITION_COMMENT)' '$(EXTVERSION)' >$@
+	  '$(SQL_EDITION_COMMENT)' '$(SQL_EDITION_VERSION)' >$@
 $(SQL_EDITION_DIR)/Makefile: $(SOURCE_DIR)/Makefile | $(SQL_EDITION_DIR)
 	printf '%s\n' '# The SQL edition as a data-only extension: make install (PG_CONFIG=...).' \
 	  'EXTENSION = locality_uuid_sql' 'DATA = $(notdir $(SQL_EDITION_SCRIPT) $(SQL_EDITION_UPDATES))' \

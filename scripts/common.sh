@@ -78,6 +78,9 @@ host_test_packages() {
 
 # The extension's version, as locality_uuid.control's default_version.
 control_version() { sed -n "s/^default_version *= *'\(.*\)'/\1/p" "$ROOT/locality_uuid.control"; }
+# The SQL edition's own version (the Makefile's SQL_EDITION_VERSION): it
+# moves only when src/sql does.
+sql_edition_version() { sed -n 's/^SQL_EDITION_VERSION *= *//p' "$ROOT/Makefile"; }
 
 # copy_tree DEST: this source tree into DEST: the files git tracks and the
 # untracked ones it does not ignore; where there is no git (a chroot, whose

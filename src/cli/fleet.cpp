@@ -447,22 +447,38 @@ std::vector<Problem> audit(const std::vector<Server> &servers, const std::vector
     }
     // Which of the servers sharing a value keeps it: the one the registry
     // claims it for; the others need their own.
+    // Servers that all match the claim (a clone that kept host identity and
+    // data directory) cannot be told apart, and a claim on such a one's host
+    // would return the very same value: it needs a host identity of its own
+    // first, or leases.
     auto sharing = [&](const std::vector<const Server *> &list, const Registered *claimed, const std::string &what) {
-        std::string names, keeper, others;
+        std::string names, matching, others;
+        std::size_t matches = 0;
         for (const Server *s : list) {
             names += (names.empty() ? "" : ", ") + s->where;
-            const bool keeps = claimed != nullptr && claimed->host_id == s->host &&
-                               claimed->data_directory == s->data_directory && keeper.empty();
-            (keeps ? keeper : others) += ((keeps ? keeper : others).empty() ? "" : ", ") + s->where;
+            const bool match = claimed != nullptr && claimed->host_id == s->host &&
+                               claimed->data_directory == s->data_directory;
+            matches += match ? 1 : 0;
+            (match ? matching : others) += ((match ? matching : others).empty() ? "" : ", ") + s->where;
         }
-        return std::vector<std::string>{
-            names, keeper.empty() ? "no server sharing " + what + " is the one the registry claims it for: each needs a "
-                                        "value of its own (node claim on its host, then reload)"
-                                  : keeper + " keeps " + what + " (the registry's claim); " + others +
-                                        (others.find(", ") == std::string::npos
-                                             ? " needs a value of its own: node claim on its host, then reload ("
-                                             : " need values of their own: node claim on each one's host, then reload (") +
-                                        where_fixes + ")"};
+        const std::string others_fix =
+            others.empty() ? ""
+                           : others + (others.find(", ") == std::string::npos
+                                           ? " needs a value of its own: node claim on its host, then reload ("
+                                           : " need values of their own: node claim on each one's host, then reload (") +
+                                 where_fixes + ")";
+        if (matches >= 2)
+            return std::vector<std::string>{
+                names, matching + " all match the registry's claim of " + what +
+                           " (one host identity and data directory: a clone that kept both, such as a VM image or a "
+                           "volume restored under the same name), so nothing tells the original: keep one; give each "
+                           "other one a host identity of its own (a new line in its locality_uuid.host_identity_file, "
+                           "or a new /etc/machine-id), then node claim on its host and restart it (with the old "
+                           "identity a claim returns the same value); or lease (doc/fleets.md, \"Leases\")" +
+                           (others_fix.empty() ? "" : "; " + others_fix)};
+        if (matches == 1) return std::vector<std::string>{names, matching + " keeps " + what + " (the registry's claim); " + others_fix};
+        return std::vector<std::string>{names, "no server sharing " + what + " is the one the registry claims it for: each "
+                                               "needs a value of its own (node claim on its host, then reload)"};
     };
     for (const auto &[node, where] : live_nodes) {
         if (where.size() < 2) continue;

@@ -326,6 +326,33 @@ check "a second cluster given its host's node file: '... on the same host', both
    grep -q "^2 problems:$\|^[0-9]* problems:$" "$WORK/audit-same-host.out"'
 pgctl c23 stop -m fast
 
+# A clone of c01 that keeps its host identity and data directory path (a VM
+# image started as a second machine): c24's files mounted at c01's path in
+# a mount namespace of its own. Both match the claim; a claim on the
+# clone's host would return the same value, so the fix says to give it a
+# host identity of its own first (review of 1.3's docs).
+if unshare -m true 2>/dev/null; then
+  pgctl c01 stop -m fast
+  cp -a "$WORK/c01" "$WORK/c24"
+  PORT[c24]=$(free_port)
+  echo "port = ${PORT[c24]}" >>"$WORK/c24/postgresql.conf"
+  pgctl c01 start
+  unshare -m sh -c 'mount --bind "$1" "$2" && exec runuser -u postgres -- "$3/pg_ctl" -D "$2" -l "$4" -w start' \
+    sh "$WORK/c24" "$WORK/c01" "$BIN" "$WORK/c24.log" >/dev/null
+  dirs=$(q c01 -c "SELECT data_directory FROM locality_uuid_binding()")/$(q c24 -c "SELECT data_directory FROM locality_uuid_binding()")
+  targets c01 c24
+  rc=0; audit >"$WORK/audit-clone.out" || rc=$?
+  check "a clone keeping host identity and path ($dirs): both match the claim, the fix asks for a host identity of its own first (exit $rc)" \
+    '[ $rc = 1 ] && [ "$dirs" = "$WORK/c01/$WORK/c01" ] &&
+     grep -q "fix: $WORK:${PORT[c01]}/postgres, $WORK:${PORT[c24]}/postgres all match the registry.s claim of node value $(node_of h01) (one host identity and data directory" "$WORK/audit-clone.out" &&
+     grep -q "give each other one a host identity of its own (a new line in its locality_uuid.host_identity_file, or a new /etc/machine-id), then node claim on its host and restart it" "$WORK/audit-clone.out" &&
+     ! grep -q "keeps node value" "$WORK/audit-clone.out"'
+  [ "$failures" = 0 ] || cat "$WORK/audit-clone.out"
+  as_postgres "$BIN/pg_ctl" -D "$WORK/c24" -m fast -w stop >/dev/null
+else
+  echo "not run here: a clone at its origin's path needs a mount namespace (unshare -m)"
+fi
+
 # --- fleet scan ---------------------------------------------------------------------------
 echo; echo "== fleet scan"
 q c01 -c "CREATE TABLE orders AS SELECT locality_uuid_at('2026-01-01'::timestamptz + i * interval '1 minute') AS id

@@ -9,7 +9,8 @@
 #   clone      a cold copy that keeps the host identity, the data directory
 #              path and the port, run at the same clock instants as its
 #              origin (which no local check can tell from a restart; also
-#              what a revert in place is: the origin's snapshot put back)
+#              what a revert in place is: the origin's snapshot put back);
+#              first without leases, where it repeats every id (the control)
 #   siblings   four copies of one stopped server and a copy of a copy, all
 #              running at once
 #   standby    a pg_basebackup -R standby, promoted while its primary is
@@ -49,8 +50,8 @@ echo "== a registry of 1.3 (layout 1), updated"
 PGOPTIONS="-c search_path=pg_catalog,pg_temp" q reg -f "$ROOT/test/integration/lib/registry_layout1.sql" >/dev/null
 q reg -c "SELECT node_id FROM locality_uuid_registry.claim(md5('old-host'), 'old-host', '/old/dir')" \
   -c "SELECT node_id FROM locality_uuid_registry.claim(md5('old-host-2'), 'old-host-2', '/old/dir', 4242, 'adopted-4242')" >/dev/null
-q reg -c "CREATE ROLE leaser LOGIN" >/dev/null
-rc=0; out=$("$CLI" fleet registry --registry "$REG user=leaser" --registry-owner postgres 2>&1) || rc=$?
+q reg -c "CREATE ROLE other LOGIN" >/dev/null
+rc=0; out=$("$CLI" fleet registry --registry "$REG user=other" --registry-owner postgres 2>&1) || rc=$?
 check "another role than its owner is refused, exit $rc: $out" \
   '[ $rc = 1 ] && [[ $out == *"the registry has layout 1, this locality-uuid needs layout 2: run locality-uuid fleet registry once as role postgres to update it" ]]'
 made=$("$CLI" fleet registry --registry "$REG user=postgres")
@@ -63,8 +64,11 @@ left=$left/$(q reg -c "SELECT count(*) FROM pg_proc WHERE proname = 'insert_node
 again=$(q reg -c "SELECT node_id || ' ' || existing FROM locality_uuid_registry.claim(md5('old-host'), 'old-host', '/old/dir')")
 check "... every row kept ($rows), the flag gone and one insert function left ($left), a claim again the same ($again)" \
   '[ "$rows" = "1 claimed, 4242 adopted" ] && [ "$left" = 0/1 ] && [ "$again" = "1 true" ]'
-q reg -c "GRANT USAGE ON SCHEMA locality_uuid_registry TO leaser" \
-  -c "GRANT EXECUTE ON FUNCTION locality_uuid_registry.lease(text, text, text, text, timestamptz) TO leaser" >/dev/null
+# The servers' login, with doc/fleets.md's GRANT block as written there:
+# it leases, and reads and writes no row itself.
+q reg -c "$(sed -n '/<!-- grants-leaser -->/,/<!-- \/grants-leaser -->/p' "$ROOT/doc/fleets.md" | grep -v '^<!--\|^```')" >/dev/null
+rc=0; out=$(q reg -U leaser -c "SELECT count(*) FROM locality_uuid_registry.nodes" 2>&1) || rc=$?
+check "the leaser of doc/fleets.md's grants reads no row (exit $rc): $out" '[ $rc != 0 ] && grep -q "permission denied for table nodes" <<<"$out"'
 leases_of() { q reg -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE how = 'leased' AND data_directory = '$1'"; }
 lease_connections() { grep -c "connection authorized: user=leaser" "$WORK/reg.log" || true; }
 
@@ -90,6 +94,44 @@ wait_lease() {
 }
 # shown_if_failed TEXT: TEXT under the check just made, if it failed.
 shown_if_failed() { [ "$failures" = "${failures_seen:-0}" ] || sed 's/^/    | /' <<<"$1"; failures_seen=$failures; }
+
+# --- without leases: what no local check sees -------------------------------------
+# The clone below, on a host whose values come from its file (no lease):
+# it starts as its origin restarting would and, at the origin's instants,
+# makes every id the origin made (doc/guarantees.md, "Not caught"). The
+# control for the leased case that follows.
+echo "== without leases, a clone keeping host identity, data directory and port repeats every id"
+make_host h0 "locality_uuid.node_id = 4000" "locality_uuid.machine_name = 'db-4000'"
+init_node n "checkpoint_timeout = '1h'"
+on_host n h0
+pgctl n start
+q n -c "CREATE EXTENSION locality_uuid"
+q n -c "SELECT count(locality_uuid_at($FIXED, true)) FROM generate_series(1, 1000)" >/dev/null
+pgctl n stop -m fast
+cp -a "$WORK/n" "$WORK/n.snapshot"
+started_at=$CLOCK_MS
+pgctl n start
+tick
+side n plain_origin
+pgctl n stop -m fast
+mv "$WORK/n.log" "$WORK/n.origin.log"
+rm -rf "$WORK/n" && cp -a "$WORK/n.snapshot" "$WORK/n"
+mv "$WORK/archive/n" "$WORK/archive/n.origin" && mkdir "$WORK/archive/n" && chown postgres "$WORK/archive/n"
+CLOCK_MS=$started_at
+set_clock "$WORK/clock" "$CLOCK_MS"
+pgctl n start
+tick
+side n plain_clone
+counts=""; every=1
+for k in "${KINDS[@]}"; do
+  same=$(LC_ALL=C comm -12 "$WORK/ids/plain_origin.$k" "$WORK/ids/plain_clone.$k" | wc -l)
+  counts+="${counts:+, }$k $same"
+  [ "$same" = "$IDS" ] || every=0
+done
+check "... $IDS ids of each kind per side, masked repeats: $counts" '[ $every = 1 ]'
+check "... and its start logged no WARNING and no move" '! grep -q "WARNING:  locality_uuid\|$MOVED" "$WORK/n.log"'
+pgctl n stop -m fast
+rm -rf "$WORK/n" "$WORK/n.snapshot" "$WORK"/ids/plain_*
 
 # --- a clone that keeps the host, the path and the port; a revert in place --------
 echo "== a clone keeping host identity, data directory and port, or a revert in place, at the same instants"

@@ -16,6 +16,17 @@ read -r dist provides spec <<<"$meta"
 [ "$provides" = "$version.0" ] && [ "$dist" = "$version.0" ] && [ "$spec" = 1.0.0 ] ||
   fail "META.json ($dist, provides $provides, meta-spec $spec) does not match default_version $version"
 echo "META.json: meta-spec 1.0.0, provides locality_uuid $provides = default_version $version"
+sql_version=$(sql_edition_version)
+sql_provides=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["provides"]["locality_uuid_sql"]["version"])' "$ROOT/META.json")
+[ "$sql_provides" = "$sql_version.0" ] || fail "META.json provides locality_uuid_sql $sql_provides; the Makefile builds $sql_version"
+# The SQL edition's version moves when its sources do: src/sql unchanged
+# since the commit that set SQL_EDITION_VERSION (where git is at hand).
+if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+  set_at=$(git -C "$ROOT" log -n 1 --format=%H -G '^SQL_EDITION_VERSION' -- Makefile)
+  changed=$([ -z "$set_at" ] || git -C "$ROOT" diff --name-only "$set_at" -- src/sql)
+  [ -z "$changed" ] || fail "src/sql changed since SQL_EDITION_VERSION was set to $sql_version ($changed): give the SQL edition a new version and an update script"
+fi
+echo "META.json: provides locality_uuid_sql $sql_provides = the Makefile's SQL_EDITION_VERSION, src/sql unchanged since it was set"
 # debian/changelog (upstream part of its newest entry) and CHANGELOG.md
 # (its first release heading) name the same version.
 deb=$(sed -n '1s/^[^(]*(\([^-)]*\)-[^)]*).*/\1/p' "$ROOT/debian/changelog")

@@ -25,7 +25,7 @@ set -euo pipefail
 make -s -C "$ROOT" PG_CONFIG="$PG_CONFIG" sql-edition
 export SCRIPT="$ROOT/locality_uuid_sql.sql" EXT_DIR VERSION WORK
 export FIXTURES="$ROOT/test/fixtures/sql_edition_1.2" N=${SQL_EDITION_MOVE_IDS:-100000}
-VERSION=$(control_version)
+VERSION=$(sql_edition_version)
 EXT_DIR="$("$PG_CONFIG" --sharedir)/extension"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"; rm -f "$EXT_DIR/locality_uuid_sql--1.2.sql"; make -s -C "$ROOT/locality_uuid_sql" PG_CONFIG="$PG_CONFIG" uninstall >/dev/null' EXIT

@@ -30,7 +30,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 make -s -C "$ROOT" PG_CONFIG="$PG_CONFIG" sql-edition
 export SCRIPT="$ROOT/locality_uuid_sql.sql" EXT_DIR VERSION
-VERSION=$(control_version)
+VERSION=$(sql_edition_version)
 export FIXTURES="$ROOT/test/fixtures/sql_edition_1.2" N=${SQL_EDITION_SAFETY_IDS:-100000}
 EXT_DIR="$("$PG_CONFIG" --sharedir)/extension"
 export WORK

@@ -341,8 +341,11 @@ void check_binding_at_start(SharedCounters *s, const ReservedState &saved, bool 
     }
     // The origin completes that same target at its next start: a copy that
     // stands on it (even without a state file of its own) moves on.
-    if (at_start.why[0] == '\0' && at_start.before_known && stored.state == BindingState::moving)
+    if (at_start.why[0] == '\0' && at_start.before_known && stored.state == BindingState::moving) {
         strlcpy(at_start.why, "a move recorded elsewhere was never completed here", sizeof at_start.why);
+        // A copy: said as loudly as why_move says one (LOG with leases).
+        at_start.level = leases_on() ? LOG : WARNING;
+    }
     if (at_start.why[0] == '\0') {
         at_start.action = !at_start.before_known || stored.state != BindingState::bound ? StartAction::bind
                           // (With leases the values are this start's lease, taken later:
