@@ -154,13 +154,13 @@ SQL_EDITION_SOURCES = $(addprefix $(SOURCE_DIR)/src/sql/,uuid_v1.sql md5.sql enc
 	counters.sql node.sql generators.sql admin.sql retired.sql) $(SQL_EDITION_FILL)
 SQL_EDITION_TOOLS = $(addprefix $(SOURCE_DIR)/src/sql/,signatures.sh install_check.sh)
 # The SQL edition's own version: it moves when src/sql changes, not with the
-# library (1.4 changed only the library, so the SQL edition is still 1.3, and
-# a 1.3 install needs no update). make_install.sh checks META.json against it.
-SQL_EDITION_VERSION = 1.3
+# library. make_install.sh checks META.json against it, and that src/sql
+# has not changed since it was set.
+SQL_EDITION_VERSION = 1.4
 SQL_EDITION_SCRIPT = $(SQL_EDITION_DIR)/locality_uuid_sql--$(SQL_EDITION_VERSION).sql
 # Earlier versions of the SQL edition that ALTER EXTENSION ... UPDATE (and
 # pg_tle's update path) brings to this one.
-SQL_EDITION_FROM = 1.2
+SQL_EDITION_FROM = 1.2 1.3
 SQL_EDITION_UPDATES = $(foreach v,$(SQL_EDITION_FROM),$(SQL_EDITION_DIR)/locality_uuid_sql--$(v)--$(SQL_EDITION_VERSION).sql)
 SQL_EDITION_COMMENT = Locality UUIDs and exact version-1 tools in SQL and PL/pgSQL only (the SQL edition of locality_uuid)
 .PHONY: sql-edition

@@ -101,6 +101,12 @@ CREATE OR REPLACE FUNCTION locality_uuid_remember_base(w pg_catalog.int8) RETURN
 DECLARE
     remembered pg_catalog.int8;
 BEGIN
+    -- Windows of 48-bit milliseconds only: w << 32 of another would alias
+    -- one of them (w + 2^32 wraps onto w) and remember its base for it.
+    IF (w OPERATOR(pg_catalog.<) 0) OR (w OPERATOR(pg_catalog.>) 469124961) THEN
+        RAISE EXCEPTION 'locality_uuid: no 10-minute window % in 48-bit milliseconds', w
+            USING ERRCODE = '22003';
+    END IF;
     -- The cache itself, not the hint: a hint set by hand binds nothing.
     BEGIN
         PERFORM pg_catalog.currval('@extschema@.locality_uuid_session');
@@ -124,7 +130,7 @@ DECLARE
     v pg_catalog.int8;
     -- The session's cache (counters.sql): NULL until it has bound the
     -- counters here; currval fails if the hint was set by hand.
-    base pg_catalog.int8 := CASE WHEN pg_catalog.current_setting('locality_uuid_sql.session', true) IS NOT NULL
+    base pg_catalog.int8 := CASE WHEN pg_catalog.current_setting('locality_uuid_sql.session', true) OPERATOR(pg_catalog.=) 'on'
                                  THEN pg_catalog.currval('@extschema@.locality_uuid_session'::pg_catalog.regclass) END;
 BEGIN
     IF NOT sequential THEN
@@ -166,7 +172,7 @@ DECLARE
                                THEN @extschema@.locality_uuid_micros_of(ts) END;
     w pg_catalog.int8;
     -- The session's cache, as in locality_uuid_clock_id.
-    base pg_catalog.int8 := CASE WHEN pg_catalog.current_setting('locality_uuid_sql.session', true) IS NOT NULL
+    base pg_catalog.int8 := CASE WHEN pg_catalog.current_setting('locality_uuid_sql.session', true) OPERATOR(pg_catalog.=) 'on'
                                  THEN pg_catalog.currval('@extschema@.locality_uuid_session'::pg_catalog.regclass) END;
 BEGIN
     IF us IS NULL THEN
@@ -275,7 +281,7 @@ BEGIN
         RETURN @extschema@.locality_uuid_hot_error(shard_key, ts);
     END IF;
     -- The session's cache, as in locality_uuid_clock_id.
-    IF (CASE WHEN pg_catalog.current_setting('locality_uuid_sql.session', true) IS NULL THEN true
+    IF (CASE WHEN COALESCE(pg_catalog.current_setting('locality_uuid_sql.session', true) OPERATOR(pg_catalog.<>) 'on', true) THEN true
              ELSE pg_catalog.currval('@extschema@.locality_uuid_session'::pg_catalog.regclass) IS NULL END) THEN
         PERFORM @extschema@.locality_uuid_check_home();
     END IF;

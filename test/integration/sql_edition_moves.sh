@@ -9,10 +9,10 @@
 #               ids repeated with the pid field masked. A dump restored in
 #               a new database, and set_node on a copy before its first
 #               id, move them too
-#   upgrade     the 1.2 psql script and the 1.2 extension (test/fixtures),
+#   upgrade     the 1.2 and 1.3 psql scripts and extensions (test/fixtures),
 #               upgraded in place: node value, machine name, variable start
 #               and counters kept, the counters bound where 1.2 recorded
-#               them (no warning), routines those of a fresh 1.3, nothing
+#               them (no warning), routines those of a fresh install, nothing
 #               retired left, the extension's members and dumped sequences
 #   move        SQL edition -> C edition -> SQL edition on one database
 #               with one node value: N ids of each of six kinds per step;
@@ -24,14 +24,14 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 make -s -C "$ROOT" PG_CONFIG="$PG_CONFIG" sql-edition
 export SCRIPT="$ROOT/locality_uuid_sql.sql" EXT_DIR VERSION WORK
-export FIXTURES="$ROOT/test/fixtures/sql_edition_1.2" N=${SQL_EDITION_MOVE_IDS:-100000}
+export FIXTURES="$ROOT/test/fixtures" N=${SQL_EDITION_MOVE_IDS:-100000}
 VERSION=$(sql_edition_version)
 EXT_DIR="$("$PG_CONFIG" --sharedir)/extension"
 WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"; rm -f "$EXT_DIR/locality_uuid_sql--1.2.sql"; make -s -C "$ROOT/locality_uuid_sql" PG_CONFIG="$PG_CONFIG" uninstall >/dev/null' EXIT
+trap 'rm -rf "$WORK"; rm -f "$EXT_DIR/locality_uuid_sql--1.2.sql" "$EXT_DIR/locality_uuid_sql--1.3.sql"; make -s -C "$ROOT/locality_uuid_sql" PG_CONFIG="$PG_CONFIG" uninstall >/dev/null' EXIT
 make -s -C "$ROOT/locality_uuid_sql" PG_CONFIG="$PG_CONFIG" install >/dev/null
-# The 1.2 extension script, for CREATE EXTENSION ... VERSION '1.2'.
-cp "$FIXTURES/locality_uuid_sql--1.2.sql" "$EXT_DIR/"
+# The released extension scripts, for CREATE EXTENSION ... VERSION '1.2' (and '1.3').
+cp "$FIXTURES/sql_edition_1.2/locality_uuid_sql--1.2.sql" "$FIXTURES/sql_edition_1.3/locality_uuid_sql--1.3.sql" "$EXT_DIR/"
 
 run() {
   set -euo pipefail
@@ -127,47 +127,50 @@ PY
     fail "set_node on a copy did not move its counters"
   echo "ok: a restored dump's first id, and set_node on a copy before any id, move the counters and warn"
 
-  # ---- upgrade from 1.2, in place ----
-  q -c "CREATE DATABASE upg OWNER dba" -c "CREATE DATABASE fresh OWNER dba"
-  for db in upg fresh; do as dba $db -c "CREATE SCHEMA up" -c "GRANT USAGE ON SCHEMA up TO app"; done
-  as dba upg -v locality_schema=up -f "$FIXTURES/locality_uuid_sql.sql" >/dev/null
-  as dba upg -c "SELECT up.locality_uuid_set_node(23, 'db-23')" -c "GRANT USAGE ON ALL SEQUENCES IN SCHEMA up TO app" >/dev/null
-  as app upg -c "SELECT up.locality_uuid(false), up.locality_uuid(true), up.locality_uuid_at(now(), true), up.hot_guid(1)
+  # ---- upgrade from each earlier release (1.2, 1.3), in place ----
+  for OLD in 1.2 1.3; do
+  o=${OLD/./}
+  q -c "CREATE DATABASE upg$o OWNER dba" -c "CREATE DATABASE fresh$o OWNER dba"
+  for db in upg$o fresh$o; do as dba $db -c "CREATE SCHEMA up" -c "GRANT USAGE ON SCHEMA up TO app"; done
+  as dba upg$o -v locality_schema=up -f "$FIXTURES/sql_edition_$OLD/locality_uuid_sql.sql" >/dev/null
+  as dba upg$o -c "SELECT up.locality_uuid_set_node(23, 'db-23')" -c "GRANT USAGE ON ALL SEQUENCES IN SCHEMA up TO app" >/dev/null
+  as app upg$o -c "SELECT up.locality_uuid(false), up.locality_uuid(true), up.locality_uuid_at(now(), true), up.hot_guid(1)
                  FROM generate_series(1, 1000)" >/dev/null
   kept="SELECT up.locality_uuid_node_id() || ' ' || up.hot_guid_machine_name() || ' ' || up.locality_uuid_variable_start() || ' '
                || (SELECT string_agg(coalesce(pg_sequence_last_value(c.oid), 0)::text, ' ' ORDER BY c.relname COLLATE \"C\")
                    FROM pg_class c WHERE c.relnamespace = 'up'::regnamespace AND c.relkind = 'S'
                      AND (c.relname ~ '^locality_uuid_run_[0-9]+\$' OR c.relname ~ '_seq\$'))"
-  before=$(DB=upg q -c "$kept")
-  out=$(as dba upg -v locality_schema=up -f "$SCRIPT" 2>&1) || fail "the upgrade: $out"
+  before=$(DB=upg$o q -c "$kept")
+  out=$(as dba upg$o -v locality_schema=up -f "$SCRIPT" 2>&1) || fail "the upgrade: $out"
   [ "$out" = "locality_uuid: the SQL edition $VERSION is installed in schema up" ] || fail "the upgrade said: $out"
-  DB=upg expect "the upgrade keeps node value, machine name, variable start and counters" "$kept" "$before"
-  as dba fresh -v locality_schema=up -f "$SCRIPT" >/dev/null
+  DB=upg$o expect "$OLD: the upgrade keeps node value, machine name, variable start and counters" "$kept" "$before"
+  as dba fresh$o -v locality_schema=up -f "$SCRIPT" >/dev/null
   routines="SELECT md5(string_agg(p.proname || '(' || pg_get_function_arguments(p.oid) || ') ' || p.prosrc || ' ' || p.prosecdef
                                   || p.provolatile::text || p.proparallel::text || p.proisstrict::text || coalesce(array_to_string(p.proconfig, ','), '')
                                   || coalesce(obj_description(p.oid, 'pg_proc'), ''), E'\n' ORDER BY p.oid::regprocedure::text))
                    || ' ' || count(*)
             FROM pg_proc p WHERE p.pronamespace = 'up'::regnamespace
               AND p.proname NOT IN ('locality_uuid_node_id', 'hot_guid_machine_name', 'hot_guid_machine_id', 'locality_uuid_variable_start')"
-  DB=upg expect "the upgraded routines are a fresh install's, nothing retired left" "$routines" "$(DB=fresh q -c "$routines")"
-  out=$(as app upg -c "SELECT up.locality_uuid_node(up.locality_uuid(true)) || ' ' || up.locality_uuid_sql_version()" 2>&1)
+  DB=upg$o expect "$OLD: the upgraded routines are a fresh install's, nothing retired left" "$routines" "$(DB=fresh$o q -c "$routines")"
+  out=$(as app upg$o -c "SELECT up.locality_uuid_node(up.locality_uuid(true)) || ' ' || up.locality_uuid_sql_version()" 2>&1)
   [ "$out" = "23 $VERSION" ] || fail "the first id after the upgrade: $out"
-  echo "ok: the first id after the upgrade: node 23, version $VERSION, no warning (bound where 1.2 recorded its place)"
-  # The extension, 1.2 then ALTER EXTENSION ... UPDATE.
-  q -c "CREATE DATABASE upg_ext" -c "CREATE DATABASE fresh_ext"
-  DB=upg_ext q -c "CREATE SCHEMA up" -c "CREATE EXTENSION locality_uuid_sql VERSION '1.2' SCHEMA up" \
+  echo "ok: $OLD: the first id after the upgrade: node 23, version $VERSION, no warning (bound where $OLD recorded its place)"
+  # The extension, $OLD then ALTER EXTENSION ... UPDATE.
+  q -c "CREATE DATABASE upg_ext$o" -c "CREATE DATABASE fresh_ext$o"
+  DB=upg_ext$o q -c "CREATE SCHEMA up" -c "CREATE EXTENSION locality_uuid_sql VERSION '$OLD' SCHEMA up" \
     -c "SELECT up.locality_uuid_set_node(29, 'db-29')" >/dev/null
-  DB=upg_ext q -c "SELECT up.locality_uuid(false), up.locality_uuid(true), up.hot_guid(1) FROM generate_series(1, 1000)" >/dev/null
-  before=$(DB=upg_ext q -c "$kept")
-  DB=upg_ext q -c "ALTER EXTENSION locality_uuid_sql UPDATE TO '$VERSION'"
-  DB=upg_ext expect "ALTER EXTENSION UPDATE keeps node value, machine name, variable start and counters" "$kept" "$before"
-  DB=fresh_ext q -c "CREATE SCHEMA up" -c "CREATE EXTENSION locality_uuid_sql SCHEMA up"
-  DB=upg_ext expect "the updated extension's routines are a fresh 1.3's" "$routines" "$(DB=fresh_ext q -c "$routines")"
+  DB=upg_ext$o q -c "SELECT up.locality_uuid(false), up.locality_uuid(true), up.hot_guid(1) FROM generate_series(1, 1000)" >/dev/null
+  before=$(DB=upg_ext$o q -c "$kept")
+  DB=upg_ext$o q -c "ALTER EXTENSION locality_uuid_sql UPDATE TO '$VERSION'"
+  DB=upg_ext$o expect "$OLD: ALTER EXTENSION UPDATE keeps node value, machine name, variable start and counters" "$kept" "$before"
+  DB=fresh_ext$o q -c "CREATE SCHEMA up" -c "CREATE EXTENSION locality_uuid_sql SCHEMA up"
+  DB=upg_ext$o expect "$OLD: the updated extension's routines are a fresh $VERSION's" "$routines" "$(DB=fresh_ext$o q -c "$routines")"
   members="SELECT x.extversion || ': ' || (SELECT count(*) FROM pg_depend d WHERE d.refobjid = x.oid AND d.classid = 'pg_proc'::regclass)
                   || ' routines, ' || (SELECT count(*) FROM pg_depend d WHERE d.refobjid = x.oid AND d.classid = 'pg_class'::regclass)
                   || ' relations, ' || cardinality(x.extconfig) || ' dumped'
            FROM pg_extension x WHERE x.extname = 'locality_uuid_sql'"
-  DB=upg_ext expect "the updated extension's members" "$members" "$(DB=fresh_ext q -c "$members")"
+  DB=upg_ext$o expect "$OLD: the updated extension's members" "$members" "$(DB=fresh_ext$o q -c "$members")"
+  done
 
   # ---- move: SQL edition -> C edition -> SQL edition, one node value ----
   q -c "CREATE DATABASE move OWNER dba"

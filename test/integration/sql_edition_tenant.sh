@@ -328,6 +328,26 @@ SQL
   got=$(as mallory -c "SELECT ids.locality_uuid_remember_base($w) = ($w::int8 << 32) | ids.locality_uuid_window_base($w)")
   [ "$got" = t ] || fail "remember_base: $got"
   echo "ok: the session's window base and its binding check cannot be forged: the old settings change nothing, a hint set by hand fails the id (55000, currval not defined), and the owner's function sets only the window's own base"
+  # A window that would alias another (w + 2^32 wraps onto w) is refused.
+  out=$(as mallory -c "SELECT ids.locality_uuid_remember_base($w + 4294967296)" 2>&1) && fail "remember_base took an aliased window: $out"
+  grep -q "no 10-minute window $((w + 4294967296)) in 48-bit milliseconds" <<<"$out" || fail "remember_base, aliased window: $out"
+  echo "ok: remember_base refuses a window beyond 48-bit milliseconds (22003), which would alias another's base"
+
+  # ---- a pooled connection's reset (review of 1.3's tenant-proofing) ----
+  # DISCARD ALL (PgBouncer, pgpool-II, Npgsql when a connection is reused)
+  # clears currval and resets the hint to '': the next id binds again.
+  # DISCARD SEQUENCES alone keeps the hint: RESET clears it (the runbook's
+  # remedy).
+  out=$(as dba -c "SELECT ids.locality_uuid(true) IS NOT NULL, ids.hot_guid(1) IS NOT NULL" -c "DISCARD ALL" \
+          -c "SELECT ids.locality_uuid(true) IS NOT NULL, ids.locality_uuid(false) IS NOT NULL, ids.hot_guid(1) IS NOT NULL,
+                     ids.locality_uuid_at(now(), true) IS NOT NULL" 2>&1) || fail "ids after DISCARD ALL: $out"
+  [ "$out" = "t|t
+t|t|t|t" ] || fail "ids after DISCARD ALL: $out"
+  out=$(as dba -c "SELECT ids.locality_uuid(true) IS NOT NULL" -c "DISCARD SEQUENCES" -c "RESET locality_uuid_sql.session" \
+          -c "SELECT ids.locality_uuid(true) IS NOT NULL, ids.hot_guid(1) IS NOT NULL" 2>&1) || fail "ids after DISCARD SEQUENCES and RESET: $out"
+  [ "$out" = "t
+t|t" ] || fail "ids after DISCARD SEQUENCES and RESET: $out"
+  echo "ok: after DISCARD ALL every kind of id is made at once; after DISCARD SEQUENCES, once the hint is RESET"
 }
 export -f run
 with_cluster -- bash -c run
