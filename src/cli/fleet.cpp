@@ -631,6 +631,24 @@ GROUP BY 1 ORDER BY 1$q$,
          THEN pg_catalog.format('TABLESAMPLE SYSTEM (%s)', $3::pg_catalog.float8) ELSE '' END)
 )SQL";
 
+// What the scan would read: the relkinds of the table and of every
+// partition or child under it (as one string), and whether the column is
+// a uuid (or a domain over uuid).
+const char kScanTargetSql[] = R"SQL(
+WITH RECURSIVE tree(oid) AS (
+    SELECT $1::pg_catalog.oid
+    UNION
+    SELECT i.inhrelid FROM pg_catalog.pg_inherits i JOIN tree ON i.inhparent OPERATOR(pg_catalog.=) tree.oid)
+SELECT (SELECT pg_catalog.string_agg(DISTINCT c.relkind::pg_catalog.text, '')
+        FROM tree JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) tree.oid),
+       COALESCE((SELECT t.oid OPERATOR(pg_catalog.=) 'pg_catalog.uuid'::pg_catalog.regtype::pg_catalog.oid
+                        OR t.typbasetype OPERATOR(pg_catalog.=) 'pg_catalog.uuid'::pg_catalog.regtype::pg_catalog.oid
+                 FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid
+                 WHERE a.attrelid OPERATOR(pg_catalog.=) $1::pg_catalog.oid
+                   AND a.attname OPERATOR(pg_catalog.=) $2::pg_catalog.name
+                   AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped), false)
+)SQL";
+
 std::string iso_millis(long long millis) {
     char iso[40];
     locality::format_iso8601_micros(static_cast<std::int64_t>(millis) * 1000, true, iso);
@@ -670,6 +688,22 @@ int fleet_scan(int argc, char **argv) {
         !conn.exec("SELECT $1::pg_catalog.regclass::pg_catalog.oid", {o.get("--table")}, &t, &error) ||
         !t.text_at(0, 0, &table) || !conn.exec("ROLLBACK", &error))
         return data_error(error.empty() ? "could not find table " + o.get("--table") : error);
+    // Only stored rows, read as stored: a view's body, a foreign table's
+    // wrapper or a cast into uuid would run code the table's owner wrote,
+    // with the scanner's rights; row security would run its policies
+    // (off: a table with one is an error, not a partial answer).
+    PgResult k;
+    std::string kinds, is_uuid;
+    if (!conn.exec(kScanTargetSql, {table, o.get("--column")}, &k, &error) || !k.text_at(0, 0, &kinds) ||
+        !k.text_at(0, 1, &is_uuid))
+        return data_error(error.empty() ? "could not read what " + o.get("--table") + " is" : error);
+    if (kinds.find_first_not_of("rpm") != std::string::npos)
+        return data_error("fleet scan reads tables, partitioned tables and materialized views, with their partitions and "
+                          "children: " + o.get("--table") + " is or holds another kind of relation (pg_class.relkind '" +
+                          kinds + "'), whose reading would run its owner's code");
+    if (is_uuid != "t")
+        return data_error("column " + o.get("--column") + " of " + o.get("--table") + " is not of type uuid");
+    if (!conn.exec("SELECT pg_catalog.set_config('row_security', 'off', false)", {}, &k, &error)) return data_error(error);
     PgResult q;
     std::string query;
     if (!conn.exec(kScanQuerySql, {table, o.get("--column"), sample}, &q, &error))

@@ -73,7 +73,12 @@ bool find_registry(PgConnection &conn, Found *out, std::string *error) {
 // connecting role if empty; else a role it is a member of, so that the
 // objects are that role's), under a lock that serializes creators (the
 // registry is looked at again under it).
-bool make_registry(PgConnection &conn, const std::string &as_role, std::string *error) {
+// A registry found in place is judged before anything runs in it: a
+// trigger, a grant or a function another role planted would otherwise run
+// the update's statements with the owner's rights (and commit what it
+// did). A new schema is created plainly, so that one another role creates
+// meanwhile is an error, not a registry.
+bool make_registry(PgConnection &conn, const std::string &as_role, const std::string &trusted, std::string *error) {
     if (!conn.exec("BEGIN", error)) return false;
     PgResult ignored;
     if (!as_role.empty() &&
@@ -84,6 +89,18 @@ bool make_registry(PgConnection &conn, const std::string &as_role, std::string *
         !find_registry(conn, &f, error))
         return rollback_with(conn, *error, error);
     if (f.layout == kRegistryLayout) return conn.exec("COMMIT", error);
+    if (f.owner.empty()) {
+        if (!conn.exec("CREATE SCHEMA locality_uuid_registry", error)) return rollback_with(conn, *error, error);
+    } else {
+        PgResult problems;
+        if (!conn.exec(kTrustSql, {trusted, "false"}, &problems, error)) return rollback_with(conn, *error, error);
+        if (problems.rows() > 0) {
+            std::string list;
+            for (int i = 0; i < problems.rows(); ++i) list += (i > 0 ? "; " : "") + problems.text(i, 0);
+            return rollback_with(conn, "it is not role " + trusted + "'s alone, so nothing was changed in it: " + list +
+                                           " (doc/fleets.md, \"Who may do what\")", error);
+        }
+    }
     // The comment is this program's constant, not input.
     if (!conn.exec(kRegistryMigrationSql, error) || !conn.exec(kRegistryTablesSql, error) ||
         !conn.exec(kRegistryFunctionsSql, error) ||
@@ -186,7 +203,7 @@ bool open_registry(PgConnection &conn, const std::string &owner, bool create, st
     // Made, or updated to this layout, only by its owner (or a member of
     // that role, acting as it); anything else is judged as it stands.
     if (create && (f.owner.empty() || (f.owner == trusted && f.is_owner && f.layout < kRegistryLayout))) {
-        if (!make_registry(conn, trusted == current ? "" : trusted, error)) {
+        if (!make_registry(conn, trusted == current ? "" : trusted, trusted, error)) {
             *error = (f.owner.empty() ? "could not create the registry: " : "could not update the registry: ") + *error;
             return false;
         }
@@ -199,7 +216,7 @@ bool open_registry(PgConnection &conn, const std::string &owner, bool create, st
         return false;
     }
     PgResult problems;
-    if (!conn.exec(kTrustSql, {trusted}, &problems, error)) {
+    if (!conn.exec(kTrustSql, {trusted, "true"}, &problems, error)) {
         *error = "could not check the registry: " + *error;
         return false;
     }

@@ -342,18 +342,34 @@ REVOKE ALL ON FUNCTION locality_uuid_registry.seen(integer[], text[], text[]) FR
 // What a registry must be for its claims to be trusted, as rows of
 // problems (none: trusted). $1: the role that must own it. Roles that are
 // members of the owner act as the owner, and superusers may do anything
-// anyway: neither is a problem.
+// anyway: neither is a problem. Two parts: who may change it (owners,
+// grants on the schema, its relations, their columns and its functions,
+// triggers, rules, row security), always; and, with $2 true, what keeps a
+// value from being handed out twice (its tables, sequence and unique
+// constraints). Before fleet registry changes anything in a registry found
+// in place, the first part alone ($2 false): nothing another role planted
+// runs with the owner's rights. Before every use, both.
 constexpr const char kTrustSql[] = R"SQL(
 WITH owner AS (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname::pg_catalog.text OPERATOR(pg_catalog.=) $1::pg_catalog.text),
 ns AS (SELECT n.oid, n.nspowner, n.nspacl FROM pg_catalog.pg_namespace n
        WHERE n.nspname OPERATOR(pg_catalog.=) 'locality_uuid_registry'),
 rels AS (SELECT c.oid, c.relname, c.relkind, c.relowner, c.relacl, c.relrowsecurity
          FROM pg_catalog.pg_class c JOIN ns ON c.relnamespace OPERATOR(pg_catalog.=) ns.oid),
-grants AS (SELECT a.grantee, a.privilege_type,
+grants AS (SELECT a.grantee, a.privilege_type, CASE c.relkind WHEN 'S' THEN 'sequence' ELSE 'table' END AS kind,
                   pg_catalog.format('%s %I', CASE c.relkind WHEN 'S' THEN 'sequence' ELSE 'table' END, c.relname) AS obj
            FROM rels c, LATERAL pg_catalog.aclexplode(c.relacl) a
            UNION ALL
-           SELECT a.grantee, a.privilege_type, 'schema locality_uuid_registry'
+           -- Column grants (GRANT UPDATE (col) ON ...) live in pg_attribute.
+           SELECT a.grantee, a.privilege_type, 'column', pg_catalog.format('column %I.%I', c.relname, att.attname)
+           FROM rels c JOIN pg_catalog.pg_attribute att ON att.attrelid OPERATOR(pg_catalog.=) c.oid,
+                LATERAL pg_catalog.aclexplode(att.attacl) a
+           UNION ALL
+           -- A function's NULL ACL is its default: EXECUTE for PUBLIC.
+           SELECT a.grantee, a.privilege_type, 'function', pg_catalog.format('function %s', p.oid::pg_catalog.regprocedure)
+           FROM pg_catalog.pg_proc p JOIN ns ON p.pronamespace OPERATOR(pg_catalog.=) ns.oid,
+                LATERAL pg_catalog.aclexplode(COALESCE(p.proacl, pg_catalog.acldefault('f', p.proowner))) a
+           UNION ALL
+           SELECT a.grantee, a.privilege_type, 'schema', 'schema locality_uuid_registry'
            FROM ns, LATERAL pg_catalog.aclexplode(ns.nspacl) a),
 -- Grants to a role other than the owner and its members (0: PUBLIC).
 others AS (SELECT g.*, CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN 'PUBLIC'
@@ -395,7 +411,16 @@ SELECT p FROM (
     UNION ALL
     SELECT pg_catalog.format('role %s has %s on %s', o.role, o.privilege_type, o.obj)
     FROM others o
-    WHERE o.privilege_type OPERATOR(pg_catalog.=) ANY ('{CREATE,INSERT,UPDATE,DELETE,TRUNCATE,TRIGGER,REFERENCES}'::pg_catalog.text[])
+    WHERE o.privilege_type OPERATOR(pg_catalog.=) ANY ('{CREATE,INSERT,UPDATE,DELETE,TRUNCATE,TRIGGER,REFERENCES,MAINTAIN}'::pg_catalog.text[])
+       -- nextval on node_values spends values without a row (and a loop
+       -- of them, all 268435455).
+       OR (o.kind OPERATOR(pg_catalog.=) 'sequence' AND o.privilege_type OPERATOR(pg_catalog.=) 'USAGE')
+       -- The SECURITY DEFINER functions are the delegations (doc/fleets.md,
+       -- "Who may do what"), each to a role named; PUBLIC may call none,
+       -- and insert_node and next_node (which write and draw) are nobody's.
+       OR (o.kind OPERATOR(pg_catalog.=) 'function' AND o.privilege_type OPERATOR(pg_catalog.=) 'EXECUTE'
+           AND (o.role OPERATOR(pg_catalog.=) 'PUBLIC'
+                OR o.obj OPERATOR(pg_catalog.~) '^function locality_uuid_registry\.(insert_node|next_node)\('))
     UNION ALL
     SELECT pg_catalog.format('table %I has trigger %I', c.relname, t.tgname)
     FROM pg_catalog.pg_trigger t JOIN rels c ON t.tgrelid OPERATOR(pg_catalog.=) c.oid WHERE NOT t.tgisinternal
@@ -411,19 +436,19 @@ SELECT p FROM (
     UNION ALL
     SELECT pg_catalog.format('%s %s is missing', e.kind, e.name)
     FROM (VALUES ('table', 'nodes', 'r'), ('table', 'claims', 'r'), ('sequence', 'node_values', 'S')) e(kind, name, relkind)
-    WHERE NOT EXISTS (SELECT FROM rels c WHERE c.relname OPERATOR(pg_catalog.=) e.name
+    WHERE $2::pg_catalog.bool AND NOT EXISTS (SELECT FROM rels c WHERE c.relname OPERATOR(pg_catalog.=) e.name
                                             AND c.relkind OPERATOR(pg_catalog.=) e.relkind::pg_catalog."char")
     UNION ALL
     SELECT 'sequence node_values does not run from 1 to 268435455 by 1 without cycling'
     FROM rels c JOIN pg_catalog.pg_sequence s ON s.seqrelid OPERATOR(pg_catalog.=) c.oid
-    WHERE c.relname OPERATOR(pg_catalog.=) 'node_values'
+    WHERE $2::pg_catalog.bool AND c.relname OPERATOR(pg_catalog.=) 'node_values'
       AND NOT (s.seqmin OPERATOR(pg_catalog.=) 1 AND s.seqmax OPERATOR(pg_catalog.=) 268435455
                AND s.seqincrement OPERATOR(pg_catalog.=) 1 AND NOT s.seqcycle)
     UNION ALL
     SELECT pg_catalog.format('table nodes has no unique constraint on (%s)', pg_catalog.array_to_string(e.cols, ', '))
     FROM (VALUES ('{node_id}'::pg_catalog.text[], false), ('{machine_name}', false), ('{machine_bytes}', false),
                  ('{host_id,data_directory}', true)) e(cols, partial)
-    WHERE EXISTS (SELECT FROM rels c WHERE c.relname OPERATOR(pg_catalog.=) 'nodes')
+    WHERE $2::pg_catalog.bool AND EXISTS (SELECT FROM rels c WHERE c.relname OPERATOR(pg_catalog.=) 'nodes')
       AND NOT EXISTS (SELECT FROM uniq u WHERE u.cols OPERATOR(pg_catalog.=) e.cols
                                            AND u.partial OPERATOR(pg_catalog.=) e.partial)
 ) problems(p)

@@ -361,6 +361,23 @@ q c01 -c "INSERT INTO orders SELECT locality_uuid_at('2025-06-01'::timestamptz) 
 scan=$("$CLI" fleet scan --dsn "$(dsn c01)" --table orders --column id --registry "$REG")
 check "fleet scan lists the table's node value with its ids, first and last time and claim: $(tail -n 1 <<<"$scan")" \
   'grep -Eq "^ +$(node_of h01) +1010 +2025-06-01T00:00:00.000Z +2026-01-01T16:40:00.000Z +host-h01-" <<<"$scan"'
+# A value no claim holds: listed as such, exit 1. (The scan reads the
+# bytes: no extension needed in the database it reads.)
+unheld=$(psql -X -q -At -h "$WORK" -p "${PORT[reg]}" -U postgres -d postgres -c \
+  "SELECT min(n) FROM generate_series(200000000, 200001000) n WHERE n NOT IN (SELECT node_id FROM locality_uuid_registry.nodes)")
+h=$(printf %07x "$unheld")
+q c01 -c "CREATE DATABASE bare" >/dev/null
+psql -X -q -h "$WORK" -p "${PORT[c01]}" -U postgres -d bare -c "CREATE TABLE t AS SELECT '00000001-0000-b${h:0:3}-${h:3:4}-0190a0000000'::uuid AS id, 'x'::text AS label"
+rc=0; scan=$("$CLI" fleet scan --dsn "host=$WORK port=${PORT[c01]} user=postgres dbname=bare" --table t --column id --registry "$REG" --sample 100) || rc=$?
+check "fleet scan of a database without the extension: node $unheld, not in the registry, exit $rc" \
+  '[ $rc = 1 ] && grep -Eq "^ +$unheld +1 +.* not in the registry$" <<<"$scan"'
+# What it will not read: a view (its body runs as the scanner), a column
+# that is not a uuid.
+q c01 -c "CREATE VIEW orders_view AS SELECT id FROM orders" >/dev/null
+rc=0; out=$("$CLI" fleet scan --dsn "$(dsn c01)" --table orders_view --column id 2>&1) || rc=$?
+check "fleet scan refuses a view (exit $rc): $out" '[ $rc = 1 ] && grep -q "orders_view is or holds another kind of relation (pg_class.relkind .v.)" <<<"$out"'
+rc=0; out=$("$CLI" fleet scan --dsn "host=$WORK port=${PORT[c01]} user=postgres dbname=bare" --table t --column label 2>&1) || rc=$?
+check "... and a column that is not a uuid (exit $rc): $out" '[ $rc = 1 ] && [ "$out" = "locality-uuid: column label of t is not of type uuid" ]'
 
 
 # --- what other roles can do (issue #42) --------------------------------------------------
@@ -449,6 +466,42 @@ rc=0; out=$(claim2 regowner hostD 2>&1) || rc=$?
 check "the owner's registry is refused while mallory may insert into it (exit $rc)" \
   '[ $rc = 1 ] && grep -q "role mallory has INSERT on table nodes" <<<"$out"'
 r2q regowner -c "REVOKE INSERT ON locality_uuid_registry.nodes FROM mallory" >/dev/null
+# Grants that decide node values as surely (review of 1.3's trust check):
+# a column grant, nextval on the values' sequence, the internal functions,
+# a delegation to PUBLIC. Each refused, then revoked.
+while IFS='|' read -r grant said; do
+  r2q regowner -c "GRANT $grant" >/dev/null
+  rc=0; out=$(claim2 regowner hostD 2>&1) || rc=$?
+  check "... and while GRANT $grant (exit $rc)" '[ $rc = 1 ] && grep -qF "$said" <<<"$out"'
+  r2q regowner -c "REVOKE ${grant/ TO / FROM }" >/dev/null
+done <<'GRANTS'
+UPDATE (host_id, data_directory) ON locality_uuid_registry.nodes TO mallory|role mallory has UPDATE on column nodes.host_id
+USAGE ON SEQUENCE locality_uuid_registry.node_values TO mallory|role mallory has USAGE on sequence node_values
+EXECUTE ON FUNCTION locality_uuid_registry.insert_node(integer, text, text, text, text, text) TO mallory|role mallory has EXECUTE on function locality_uuid_registry.insert_node(
+EXECUTE ON FUNCTION locality_uuid_registry.claim(text, text, text, integer, text) TO PUBLIC|role PUBLIC has EXECUTE on function locality_uuid_registry.claim(
+GRANTS
+out=$(claim2 regowner hostD 2>&1 | head -n 1)
+check "... and, every grant revoked, it claims: $out" '[[ $out == "node "*"a new claim for hostD"* ]]'
+# A registry found in place is judged before fleet registry changes it: a
+# layout-1 registry whose tables mallory may write (1.3-era grants) and
+# where she put a trigger. Refused with nothing changed: her trigger never
+# ran with the owner's rights, the layout is still 1.
+r2q postgres -c "CREATE DATABASE reg4 OWNER regowner" >/dev/null
+r4q() { psql -X -q -At -v ON_ERROR_STOP=1 -h "$WORK" -p "${PORT[reg]}" -U "$1" -d reg4 "${@:2}"; }
+PGOPTIONS="-c search_path=pg_catalog,pg_temp" r4q regowner -f "$ROOT/test/integration/lib/registry_layout1.sql" >/dev/null
+r4q regowner -c "GRANT USAGE ON SCHEMA locality_uuid_registry TO mallory" \
+  -c "GRANT ALL ON ALL TABLES IN SCHEMA locality_uuid_registry TO mallory" >/dev/null
+r4q postgres -c "CREATE SCHEMA m AUTHORIZATION mallory" >/dev/null
+r4q mallory -c "CREATE TABLE m.ran (x int)" -c "GRANT USAGE ON SCHEMA m TO PUBLIC" -c "GRANT INSERT ON m.ran TO PUBLIC" \
+  -c 'CREATE FUNCTION m.t() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN INSERT INTO m.ran VALUES (1); RETURN NULL; END$$' \
+  -c "CREATE TRIGGER t BEFORE INSERT OR UPDATE OR DELETE ON locality_uuid_registry.claims FOR EACH STATEMENT EXECUTE FUNCTION m.t()" \
+  -c "CREATE TRIGGER t BEFORE INSERT OR UPDATE OR DELETE ON locality_uuid_registry.nodes FOR EACH STATEMENT EXECUTE FUNCTION m.t()" >/dev/null
+rc=0; out=$("$CLI" fleet registry --registry "host=$WORK port=${PORT[reg]} dbname=reg4 user=regowner" 2>&1) || rc=$?
+ran=$(r4q mallory -c "SELECT count(*) FROM m.ran")
+layout=$(r4q regowner -c "SELECT obj_description('locality_uuid_registry'::regnamespace, 'pg_namespace')")
+check "a layout-1 registry with mallory's trigger: fleet registry refuses before changing it (exit $rc, her trigger ran $ran times, '$layout'): $out" \
+  '[ $rc = 1 ] && [ "$ran" = 0 ] && [[ $layout == *"layout 1" ]] && grep -q "nothing was changed in it: " <<<"$out" &&
+   grep -q "table claims has trigger t" <<<"$out" && grep -q "role mallory has INSERT on table nodes" <<<"$out"'
 
 # Review finding 4: a schema named after the auditor in an audited
 # database shadows locality_uuid_binding() (and reads other sessions'

@@ -385,6 +385,43 @@ check "leased from the second host (node $got, $(( $(leases_of "$WORK/o") - befo
 kill "$silent_pid" 2>/dev/null || true
 sed -i '$d' "$WORK/o/postgresql.conf"
 
+# A read-only server first in the list (a registry standby after the
+# registry's failover, here a server with default_transaction_read_only):
+# a lease is a write, so libpq passes it over (target_session_attrs =
+# read-write unless the string says otherwise).
+echo; echo "== a registry string whose first host is read-only"
+PORT[ro]=$(init_server "$WORK/ro" "$WORK" </dev/null)
+sed -i "/^shared_preload_libraries/d" "$WORK/ro/postgresql.conf"
+pgctl ro start
+# (The servers' login exists there too: the connection succeeds, and only
+# the session's read-only state tells it from the registry.)
+q ro -c "CREATE ROLE leaser LOGIN" -c "ALTER SYSTEM SET default_transaction_read_only = on" -c "SELECT pg_reload_conf()" >/dev/null
+echo "locality_uuid.registry = 'host=$WORK,$WORK port=${PORT[ro]},${PORT[reg]} dbname=postgres user=leaser'" >>"$WORK/o/postgresql.conf"
+before=$(leases_of "$WORK/o")
+pgctl o restart -m fast
+got=""
+for _ in $(seq 120); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.25; done
+check "leased from the second host, the read-only one passed over (node $got, $(( $(leases_of "$WORK/o") - before )) lease)" \
+  '[ -n "$got" ] && [ $(( $(leases_of "$WORK/o") - before )) = 1 ]'
+pgctl ro stop -m fast
+sed -i '$d' "$WORK/o/postgresql.conf"
+
+# A string libpq cannot parse: its reason may quote a password, so the
+# error every role sees does not carry it; the server log does.
+echo; echo "== a registry string that cannot be parsed"
+q o -c "CREATE ROLE app LOGIN" >/dev/null
+echo "locality_uuid.registry = 'postgresql://leaser:pa%zzsecret@$WORK/postgres'" >>"$WORK/o/postgresql.conf"
+pgctl o restart -m fast
+out=""
+for _ in $(seq 50); do
+  out=$(q o -U app -v VERBOSITY=verbose -c "SELECT locality_uuid()" 2>&1 | sed -n 's/^ERROR: *//p' | head -n 1 || true)
+  [[ $out == *"cannot be parsed"* ]] && break; sleep 0.2
+done
+check "an ordinary role's error says it cannot be parsed, without the string's secret: $out" \
+  '[[ $out == *"locality_uuid.registry cannot be parsed: libpq'"'"'s reason is in the server log"* ]] && [[ $out != *zzsecret* ]]'
+check "... the server log has libpq's reason, once" '[ "$(log_count o "locality_uuid: locality_uuid.registry cannot be parsed: .*zzsecret")" = 1 ]'
+sed -i '$d' "$WORK/o/postgresql.conf"
+
 # --- a registry the servers must not trust ------------------------------------------
 echo; echo "== a registry another role may write"
 q reg -c "GRANT INSERT ON locality_uuid_registry.nodes TO leaser" >/dev/null

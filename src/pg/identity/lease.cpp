@@ -11,6 +11,7 @@
 
 extern "C" {
 #include "access/xlog.h"  // GetSystemIdentifier
+#include "miscadmin.h"     // IsBinaryUpgrade
 #include "postmaster/bgworker.h"
 #include "tcop/tcopprot.h"  // die
 #include "storage/latch.h"
@@ -203,15 +204,24 @@ PGconn *connect_registry(char *error, size_t size) {
     char *parse_error = nullptr;
     PQconninfoOption *opts = PQconninfoParse(setting_registry != nullptr ? setting_registry : "", &parse_error);
     if (opts == nullptr) {
-        set_error(error, size, "locality_uuid.registry cannot be parsed", parse_error);
+        // libpq's reason quotes the part it could not read, which may be a
+        // password: only the server log (once: the setting holds until a
+        // restart) has it, never the error every role sees.
+        static bool logged = false;
+        if (!logged)
+            ereport(LOG, (errmsg("locality_uuid: locality_uuid.registry cannot be parsed: %s",
+                                 parse_error != nullptr ? parse_error : "out of memory")));
+        logged = true;
+        set_error(error, size, "locality_uuid.registry cannot be parsed", "libpq's reason is in the server log");
         if (parse_error != nullptr) PQfreemem(parse_error);
         return nullptr;
     }
     const char *hosts = nullptr, *addrs = nullptr, *ports = nullptr;
     long timeout_s = 10;
-    bool has_name = false;
+    bool has_name = false, has_session_attrs = false, has_gssencmode = false;
     constexpr int kMaxKeys = 64;
-    const char *keys[kMaxKeys + 8];  // + application_name, host, hostaddr, port, the end
+    // + application_name, target_session_attrs, gssencmode, host, hostaddr, port, the end
+    const char *keys[kMaxKeys + 8];
     const char *vals[kMaxKeys + 8];
     int n = 0;
     for (PQconninfoOption *o = opts; o->keyword != nullptr; ++o) {
@@ -220,8 +230,11 @@ PGconn *connect_registry(char *error, size_t size) {
         else if (strcmp(o->keyword, "hostaddr") == 0) addrs = o->val;
         else if (strcmp(o->keyword, "port") == 0) ports = o->val;
         else if (n < kMaxKeys) {
-            if (strcmp(o->keyword, "connect_timeout") == 0) timeout_s = Max(2L, atol(o->val));
+            // (0, libpq's "wait for ever", and anything unreadable: 10 s.)
+            if (strcmp(o->keyword, "connect_timeout") == 0) timeout_s = atol(o->val) > 0 ? Max(2L, atol(o->val)) : 10;
             if (strcmp(o->keyword, "application_name") == 0) has_name = true;
+            if (strcmp(o->keyword, "target_session_attrs") == 0) has_session_attrs = true;
+            if (strcmp(o->keyword, "gssencmode") == 0) has_gssencmode = true;
             keys[n] = o->keyword;
             vals[n] = o->val;
             ++n;
@@ -230,6 +243,21 @@ PGconn *connect_registry(char *error, size_t size) {
     if (!has_name) {
         keys[n] = "application_name";
         vals[n] = "locality_uuid lease";
+        ++n;
+    }
+    // A lease is a write: a registry standby listed first (after the
+    // registry's failover) is passed over for the next host, not tried
+    // for ever.
+    if (!has_session_attrs) {
+        keys[n] = "target_session_attrs";
+        vals[n] = "read-write";
+        ++n;
+    }
+    // GSSAPI encryption's negotiation may ask a KDC, inside libpq and
+    // blocking: only where the string asks for it.
+    if (!has_gssencmode) {
+        keys[n] = "gssencmode";
+        vals[n] = "disable";
         ++n;
     }
     const int base = n;
@@ -241,6 +269,14 @@ PGconn *connect_registry(char *error, size_t size) {
         const char *h = list_item(hosts, i, host, sizeof host);
         const char *a = list_item(addrs, i, addr, sizeof addr);
         const char *p = list_item(ports, i, port, sizeof port);
+        // An item too long for its buffer would be dropped, and libpq's
+        // default host (perhaps this very server) used instead.
+        if ((hosts != nullptr && h == nullptr && list_length(hosts) > i) ||
+            (addrs != nullptr && a == nullptr && list_length(addrs) > i) ||
+            (ports != nullptr && p == nullptr && list_length(ports) > i)) {
+            set_error(error, size, "locality_uuid.registry cannot be used", "a host, hostaddr or port in it is too long");
+            break;
+        }
         if (h != nullptr) { keys[n] = "host"; vals[n] = h; ++n; }
         if (a != nullptr) { keys[n] = "hostaddr"; vals[n] = a; ++n; }
         if (p != nullptr) { keys[n] = "port"; vals[n] = p; ++n; }
@@ -294,6 +330,25 @@ PGresult *run(PGconn *conn, const char *sql, int nparams, const char *const *par
     return last;
 }
 
+// A WARNING from the registry while the lease is taken: above all
+// "canceling wait for synchronous replication ... the transaction has
+// already committed locally, but might not have been replicated", after
+// which a failover of the registry could hand the value out again. The
+// attempt fails; the value is wasted, never used. (libpq calls this while
+// it reads input: it only copies.)
+struct RegistryWarning {
+    bool seen = false;
+    char message[256] = "";
+};
+void note_warning(void *arg, const PGresult *notice) {
+    auto *w = static_cast<RegistryWarning *>(arg);
+    const char *severity = PQresultErrorField(notice, PG_DIAG_SEVERITY_NONLOCALIZED);
+    if (severity == nullptr || strcmp(severity, "WARNING") != 0 || w->seen) return;
+    const char *message = PQresultErrorField(notice, PG_DIAG_MESSAGE_PRIMARY);
+    w->seen = true;
+    strlcpy(w->message, message != nullptr ? message : "", sizeof w->message);
+}
+
 // One attempt: connect, pin the path, check the registry can be trusted
 // (registry_sql.hpp: owned by locality_uuid.registry_owner, or the login,
 // alone; the unique constraints in place; this layout), take the lease,
@@ -303,6 +358,7 @@ bool take_lease(int32 *node, char *name, size_t name_size, char *error, size_t s
     if (conn == nullptr) return false;
     const TimestampTz deadline = GetCurrentTimestamp() + 30 * USECS_PER_SEC;
     bool ok = false;
+    RegistryWarning warning;
     PGresult *r = run(conn,
                       // synchronous_commit on whatever the registry's role or database says: a
                       // lease acknowledged before it is durable (and on a synchronous standby)
@@ -316,7 +372,7 @@ bool take_lease(int32 *node, char *name, size_t name_size, char *error, size_t s
         const char *configured = setting_registry_owner != nullptr ? setting_registry_owner : "";
         strlcpy(owner, configured[0] != '\0' ? configured : PQgetvalue(r, 0, 2), sizeof owner);
         PQclear(r);
-        const char *owner_param[] = {owner};
+        const char *owner_param[] = {owner, "true"};  // (and the structure too: kTrustSql's $2)
         r = run(conn,
                 "SELECT pg_catalog.obj_description(n.oid, 'pg_namespace'), pg_catalog.pg_get_userbyid(n.nspowner) "
                 "FROM pg_catalog.pg_namespace n WHERE n.nspname OPERATOR(pg_catalog.=) 'locality_uuid_registry'",
@@ -344,7 +400,7 @@ bool take_lease(int32 *node, char *name, size_t name_size, char *error, size_t s
             set_error(error, size, "the registry's layout is not this library's", detail);
         } else if (r != nullptr) {
             PQclear(r);
-            r = run(conn, locality_registry::kTrustSql, 1, owner_param, deadline, error, size);
+            r = run(conn, locality_registry::kTrustSql, 2, owner_param, deadline, error, size);
             if (r != nullptr && PQntuples(r) > 0) {
                 char detail[384];
                 snprintf(detail, sizeof detail, "%s%s", PQgetvalue(r, 0, 0), PQntuples(r) > 1 ? "; ..." : "");
@@ -362,13 +418,17 @@ bool take_lease(int32 *node, char *name, size_t name_size, char *error, size_t s
                     set_error(error, size, "this host's identity cannot be read", here.host_source);
                     r = nullptr;
                 } else {
+                    PQsetNoticeReceiver(conn, note_warning, &warning);
                     r = run(conn,
                             "SELECT l.node_id, l.machine_name, l.machine_bytes "
                             "FROM locality_uuid_registry.lease($1, $2, $3, $4, $5::pg_catalog.timestamptz) l",
                             5, params, deadline, error, size);
                 }
                 const char *why = nullptr;
-                if (r != nullptr && PQntuples(r) != 1) {
+                if (r != nullptr && warning.seen) {
+                    set_error(error, size, "the registry warned while it leased, so the lease is not used",
+                              warning.message);
+                } else if (r != nullptr && PQntuples(r) != 1) {
                     set_error(error, size, "the registry's lease returned no row", nullptr);
                 } else if (r != nullptr) {
                     char *end = nullptr;
@@ -433,6 +493,9 @@ void request_lease() {
 #endif
     prev_shmem_startup_hook = shmem_startup_hook;
     shmem_startup_hook = lease_shmem_startup;
+    // pg_upgrade's servers (binary upgrade) make no id: no lease spent on
+    // them, and no WARNING if the registry is out of their reach.
+    if (IsBinaryUpgrade) return;
 
     BackgroundWorker worker;
     memset(&worker, 0, sizeof worker);
