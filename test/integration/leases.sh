@@ -21,6 +21,10 @@
 #              restart
 #   round trips  one lease per start (the registry's connection log), none
 #              per id
+#   strings    a silent first host, a read-only first host (passed over),
+#              a string libpq cannot parse (its secret kept out of errors)
+#   sync rep   a lease whose synchronous replication was cancelled (the
+#              registry's WARNING): not used, the next one is
 # In every pair 0 repeats; every start of every server a distinct value.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
@@ -421,6 +425,34 @@ check "an ordinary role's error says it cannot be parsed, without the string's s
   '[[ $out == *"locality_uuid.registry cannot be parsed: libpq'"'"'s reason is in the server log"* ]] && [[ $out != *zzsecret* ]]'
 check "... the server log has libpq's reason, once" '[ "$(log_count o "locality_uuid: locality_uuid.registry cannot be parsed: .*zzsecret")" = 1 ]'
 sed -i '$d' "$WORK/o/postgresql.conf"
+
+# A lease committed on the registry but not replicated: the registry waits
+# for a synchronous standby that never comes, the wait is cancelled, and
+# PostgreSQL answers with a WARNING and the row. A failover could lose that
+# row and hand the value out again: the worker must not use it.
+echo; echo "== a lease whose synchronous replication was cancelled"
+q reg -c "ALTER SYSTEM SET synchronous_standby_names = 'ghost'" -c "SELECT pg_reload_conf()" >/dev/null
+before=$(leases_of "$WORK/o")
+pgctl o restart -m fast
+waiting=""
+for _ in $(seq 100); do
+  waiting=$(q reg -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'locality_uuid lease' AND wait_event = 'SyncRep'")
+  [ -n "$waiting" ] && break; sleep 0.2
+done
+q reg -c "SELECT pg_cancel_backend($waiting)" >/dev/null
+wasted=""
+for _ in $(seq 50); do
+  wasted=$(q reg -c "SELECT node_id FROM locality_uuid_registry.nodes WHERE how = 'leased' AND data_directory = '$WORK/o' ORDER BY node_id DESC LIMIT 1 OFFSET 0" )
+  out=$(error_of o "SELECT locality_uuid()")
+  [[ $out == *"warned while it leased"* ]] && break; sleep 0.2
+done
+check "the lease the registry warned about is not used (backend $waiting cancelled): $out" \
+  '[ -n "$waiting" ] && [[ $out == *"the registry warned while it leased, so the lease is not used: canceling wait for synchronous replication"* ]]'
+q reg -c "ALTER SYSTEM RESET synchronous_standby_names" -c "SELECT pg_reload_conf()" >/dev/null
+got=""
+for _ in $(seq 200); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.2; done
+check "... the next attempt's lease is (node $got, not the wasted $wasted; $(( $(leases_of "$WORK/o") - before )) leases for this start)" \
+  '[ -n "$got" ] && [ "$got" != "$wasted" ] && [ $(( $(leases_of "$WORK/o") - before )) = 2 ]'
 
 # --- a registry the servers must not trust ------------------------------------------
 echo; echo "== a registry another role may write"
