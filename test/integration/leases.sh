@@ -359,6 +359,29 @@ sysid=$(as_postgres "$BIN/pg_controldata" -D "$WORK/o" | sed -n 's/^Database sys
 check "fleet scan: the table's 1,000 ids and the start that leased their value" \
   'grep -Eq "^ +$got +1000 .* lease: .* $WORK/o, started [0-9-]+T[0-9:]+Z, system identifier $sysid\$" <<<"$scan"'
 shown_if_failed "$scan"
+# The budget as monitoring reads it (--json): what is left of each space.
+json=$("$CLI" fleet audit --registry "$REG user=postgres" --targets "$WORK/targets" --json)
+left=$(python3 -c 'import json,sys; b=json.loads(sys.argv[1])["budget"]; print(b["node_values_left"], b["machine_bytes_left"], b["rows"], b["leases"])' "$json")
+want=$(q reg -c "SELECT (268435455 - (SELECT last_value FROM locality_uuid_registry.node_values)) || ' ' || (16777216 - count(*)) || ' ' || count(*) || ' ' || count(*) FILTER (WHERE how = 'leased') FROM locality_uuid_registry.nodes")
+check "fleet audit --json: budget node_values_left, machine_bytes_left, rows, leases = $left" '[ "$left" = "$want" ]'
+# A value leased to a cluster that no longer runs there: a new cluster in
+# the same data directory on the same host, given that value by hand
+# without leases (a rebuild that copied the old settings).
+pgctl o stop -m fast
+mv "$WORK/o" "$WORK/o.leasing"
+init_node o "locality_uuid.host_identity_file = '$WORK/h.id'" "locality_uuid.node_id = $got"
+PORT[o]=$(sed -n 's/^port = //p' "$WORK/o/postgresql.conf" | tail -n 1)
+pgctl o start
+q o -c "CREATE EXTENSION locality_uuid" >/dev/null
+rc=0; json=$("$CLI" fleet audit --registry "$REG user=postgres" --targets <(echo "host=$WORK port=${PORT[o]} dbname=postgres user=postgres") --json) || rc=$?
+kinds=$(python3 -c 'import json,sys; print(" ".join(sorted(p["kind"] for p in json.loads(sys.argv[1])["problems"])))' "$json")
+check "a new cluster given a value leased to another cluster there: lease_elsewhere (exit $rc: $kinds)" \
+  '[ $rc = 1 ] && [[ " $kinds " == *" lease_elsewhere "* ]]'
+pgctl o stop -m fast
+rm -rf "$WORK/o" && mv "$WORK/o.leasing" "$WORK/o"
+PORT[o]=$(sed -n 's/^port = //p' "$WORK/o/postgresql.conf" | tail -n 1)
+pgctl o start
+wait_lease o
 
 # --- a registry with two hosts, the first silent ------------------------------------
 # A host that accepts connections and never answers (a registry frozen, a
@@ -424,6 +447,12 @@ done
 check "an ordinary role's error says it cannot be parsed, without the string's secret: $out" \
   '[[ $out == *"locality_uuid.registry cannot be parsed: libpq'"'"'s reason is in the server log"* ]] && [[ $out != *zzsecret* ]]'
 check "... the server log has libpq's reason, once" '[ "$(log_count o "locality_uuid: locality_uuid.registry cannot be parsed: .*zzsecret")" = 1 ]'
+# The setting itself is the superusers' (and pg_read_all_settings'): it
+# may hold a password.
+rc=0; out=$(q o -U app -v VERBOSITY=verbose -c "SHOW locality_uuid.registry" 2>&1) || rc=$?
+listed=$(q o -U app -c "SELECT count(*) FROM pg_settings WHERE name LIKE 'locality_uuid.registry%'")
+check "... and an ordinary role can neither SHOW it (exit $rc, 42501) nor see it in pg_settings ($listed rows)" \
+  '[ $rc != 0 ] && grep -q "ERROR:  42501" <<<"$out" && [ "$listed" = 0 ]'
 sed -i '$d' "$WORK/o/postgresql.conf"
 
 # A lease committed on the registry but not replicated: the registry waits
