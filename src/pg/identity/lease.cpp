@@ -14,6 +14,7 @@ extern "C" {
 #include "miscadmin.h"     // IsBinaryUpgrade
 #include "postmaster/bgworker.h"
 #include "tcop/tcopprot.h"  // die
+#include "storage/fd.h"  // AcquireExternalFD
 #include "storage/latch.h"
 #include "storage/spin.h"
 #if PG_VERSION_NUM >= 140000
@@ -354,8 +355,17 @@ void note_warning(void *arg, const PGresult *notice) {
 // alone; the unique constraints in place; this layout), take the lease,
 // check the answer. True with the lease in *node and *name.
 bool take_lease(int32 *node, char *name, size_t name_size, char *error, size_t size) {
+    // libpq's socket counts against this process's files, as fd.c keeps
+    // them (postgres_fdw and dblink do the same).
+    if (!AcquireExternalFD()) {
+        set_error(error, size, "could not connect to the registry", "no file descriptor left (max_files_per_process)");
+        return false;
+    }
     PGconn *conn = connect_registry(error, size);
-    if (conn == nullptr) return false;
+    if (conn == nullptr) {
+        ReleaseExternalFD();
+        return false;
+    }
     const TimestampTz deadline = GetCurrentTimestamp() + 30 * USECS_PER_SEC;
     bool ok = false;
     RegistryWarning warning;
@@ -447,6 +457,7 @@ bool take_lease(int32 *node, char *name, size_t name_size, char *error, size_t s
         if (r != nullptr) PQclear(r);
     }
     PQfinish(conn);
+    ReleaseExternalFD();
     return ok;
 }
 
