@@ -30,6 +30,12 @@ EXT_DIR="$("$PG_CONFIG" --sharedir)/extension"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"; rm -f "$EXT_DIR/locality_uuid_sql--1.2.sql" "$EXT_DIR/locality_uuid_sql--1.3.sql"; make -s -C "$ROOT/locality_uuid_sql" PG_CONFIG="$PG_CONFIG" uninstall >/dev/null' EXIT
 make -s -C "$ROOT/locality_uuid_sql" PG_CONFIG="$PG_CONFIG" install >/dev/null
+# A released version's script never changes: if this build is one of them
+# (SQL_EDITION_VERSION below the library's), it is that release's, byte for byte.
+if [ -f "$FIXTURES/sql_edition_$VERSION/locality_uuid_sql--$VERSION.sql" ]; then
+  cmp -s "$FIXTURES/sql_edition_$VERSION/locality_uuid_sql--$VERSION.sql" "$ROOT/locality_uuid_sql/locality_uuid_sql--$VERSION.sql" ||
+    { echo "FAIL: src/sql changed since release $VERSION of the SQL edition: give it a new version and an update script"; exit 1; }
+fi
 # The released extension scripts, for CREATE EXTENSION ... VERSION '1.2' (and '1.3').
 cp "$FIXTURES/sql_edition_1.2/locality_uuid_sql--1.2.sql" "$FIXTURES/sql_edition_1.3/locality_uuid_sql--1.3.sql" "$EXT_DIR/"
 

@@ -202,6 +202,16 @@ SQL
     fail "reader took a run over: $out"
   [ "$(q -c "SELECT pg_sequence_last_value($run_of)")" = "$slot_before" ] || fail "reader moved the run"
   echo "ok: reader cannot take a run over: $(grep -o 'ERROR: .*' <<<"$out")"
+  # doc/sql-edition.md's read-only role: every reader, window usage with
+  # NULL counts, and no id (no USAGE on the sequences).
+  got=$(as reader shop -c "SELECT ids.locality_uuid_node('00000001-0000-b000-0011-0190a0000000'::uuid) || ' ' ||
+                                  (SELECT coalesce(ids_drawn::text, 'NULL') || ' ' || coalesce(ids_left::text, 'NULL') FROM ids.locality_uuid_window_usage())" 2>&1) ||
+    fail "reader's readers: $got"
+  out=$(psql -X -q -v ON_ERROR_STOP=1 -v VERBOSITY=verbose -U reader -d shop -c "SELECT ids.locality_uuid()" 2>&1) &&
+    fail "reader made an id: $out"
+  [ "$got" = "17 NULL NULL" ] && grep -q "^ERROR:  42501: permission denied for sequence locality_uuid_" <<<"$out" ||
+    fail "the read-only role: $got / $out"
+  echo "ok: the read-only role reads ids ($got: window usage with NULL counts) and makes none: $(grep -o 'ERROR: .*' <<<"$out")"
   out=$(psql -X -q -v ON_ERROR_STOP=1 -U app -d shop -c "SELECT nextval($run_of)" \
           -c "SELECT ids.locality_uuid_run_place(now(), $now_w, currval($run_of) + 1)" 2>&1) &&
     fail "app took a run over with a value it did not draw: $out"
