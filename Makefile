@@ -154,8 +154,8 @@ SQL_EDITION_SOURCES = $(addprefix $(SOURCE_DIR)/src/sql/,uuid_v1.sql md5.sql enc
 	counters.sql node.sql generators.sql admin.sql retired.sql) $(SQL_EDITION_FILL)
 SQL_EDITION_TOOLS = $(addprefix $(SOURCE_DIR)/src/sql/,signatures.sh install_check.sh)
 # The SQL edition's own version: it moves when src/sql changes, not with the
-# library. make_install.sh checks META.json against it, and that src/sql
-# has not changed since it was set.
+# library. make_install.sh checks META.json against it; sql_edition_moves.sh
+# checks that a released version's script (test/fixtures) is built unchanged.
 SQL_EDITION_VERSION = 1.4
 SQL_EDITION_SCRIPT = $(SQL_EDITION_DIR)/locality_uuid_sql--$(SQL_EDITION_VERSION).sql
 # Earlier versions of the SQL edition that ALTER EXTENSION ... UPDATE (and

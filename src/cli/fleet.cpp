@@ -609,9 +609,11 @@ int fleet_audit(int argc, char **argv) {
 // the column, grouped, from pg_catalog's built-ins alone (the bytes of
 // uuid_send, as the SQL edition's readers read them): the scan needs no
 // extension in the database it reads, and calls nothing a role could
-// plant. The table and column are quoted by the server (regclass, %I);
-// below 100% it reads pages at random (TABLESAMPLE SYSTEM), and a value's
-// time range is then that of its sample.
+// plant. It reads each table and materialized view of the locked tree
+// ($1, see below) with ONLY, so a child attached meanwhile is not read;
+// the column is quoted by the server (%I); below 100% it reads pages at
+// random (TABLESAMPLE SYSTEM), and a value's time range is then that of
+// its sample.
 const char kScanQuerySql[] = R"SQL(
 SELECT pg_catalog.format($q$
 SELECT ((pg_catalog.get_byte(b, 6) OPERATOR(pg_catalog.&) 15) OPERATOR(pg_catalog.<<) 24)
@@ -623,24 +625,41 @@ SELECT ((pg_catalog.get_byte(b, 6) OPERATOR(pg_catalog.&) 15) OPERATOR(pg_catalo
                       ::pg_catalog.bit(48)::pg_catalog.int8),
        pg_catalog.max(('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substring(b, 11, 6), 'hex'))
                       ::pg_catalog.bit(48)::pg_catalog.int8)
-FROM (SELECT pg_catalog.uuid_send(%I) AS b FROM %s %s) s
+FROM (%s) s
 WHERE b IS NOT NULL AND (pg_catalog.get_byte(b, 6) OPERATOR(pg_catalog.&) 240) OPERATOR(pg_catalog.=) 176
 GROUP BY 1 ORDER BY 1$q$,
-    $2::pg_catalog.text, $1::pg_catalog.oid::pg_catalog.regclass,
-    CASE WHEN $3::pg_catalog.float8 OPERATOR(pg_catalog.<) 100
-         THEN pg_catalog.format('TABLESAMPLE SYSTEM (%s)', $3::pg_catalog.float8) ELSE '' END)
+    COALESCE((SELECT pg_catalog.string_agg(pg_catalog.format('SELECT pg_catalog.uuid_send(%I) AS b FROM ONLY %s %s',
+                                                             $2::pg_catalog.text, c.oid::pg_catalog.regclass,
+                                                             CASE WHEN $3::pg_catalog.float8 OPERATOR(pg_catalog.<) 100
+                                                                  THEN pg_catalog.format('TABLESAMPLE SYSTEM (%s)', $3::pg_catalog.float8)
+                                                                  ELSE '' END), ' UNION ALL ')
+              FROM pg_catalog.pg_class c
+              WHERE c.oid OPERATOR(pg_catalog.=) ANY ($1::pg_catalog.oid[])
+                AND c.relkind OPERATOR(pg_catalog.=) ANY ('{r,m}'::pg_catalog."char"[])),
+             'SELECT NULL::pg_catalog.bytea AS b WHERE false'))
 )SQL";
 
-// What the scan would read: the relkinds of the table and of every
-// partition or child under it (as one string), and whether the column is
-// a uuid (or a domain over uuid).
-const char kScanTargetSql[] = R"SQL(
+// The table and every partition or child under it, as an array of oids,
+// and the statement that locks them all (ACCESS SHARE, as the scan would:
+// no view can replace a table meanwhile).
+const char kScanTreeSql[] = R"SQL(
 WITH RECURSIVE tree(oid) AS (
     SELECT $1::pg_catalog.oid
     UNION
     SELECT i.inhrelid FROM pg_catalog.pg_inherits i JOIN tree ON i.inhparent OPERATOR(pg_catalog.=) tree.oid)
+SELECT pg_catalog.array_agg(oid)::pg_catalog.text,
+       'LOCK TABLE ' OPERATOR(pg_catalog.||)
+           pg_catalog.string_agg(pg_catalog.format('ONLY %s', oid::pg_catalog.regclass), ', ') OPERATOR(pg_catalog.||)
+           ' IN ACCESS SHARE MODE'
+FROM tree
+)SQL";
+
+// What the scan would read, once locked: the relkinds of the tree's
+// relations (as one string), and whether the column is a uuid (or a
+// domain over uuid).
+const char kScanTargetSql[] = R"SQL(
 SELECT (SELECT pg_catalog.string_agg(DISTINCT c.relkind::pg_catalog.text, '')
-        FROM tree JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) tree.oid),
+        FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) ANY ($3::pg_catalog.oid[])),
        COALESCE((SELECT t.oid OPERATOR(pg_catalog.=) 'pg_catalog.uuid'::pg_catalog.regtype::pg_catalog.oid
                         OR t.typbasetype OPERATOR(pg_catalog.=) 'pg_catalog.uuid'::pg_catalog.regtype::pg_catalog.oid
                  FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid
@@ -691,10 +710,16 @@ int fleet_scan(int argc, char **argv) {
     // Only stored rows, read as stored: a view's body, a foreign table's
     // wrapper or a cast into uuid would run code the table's owner wrote,
     // with the scanner's rights; row security would run its policies
-    // (off: a table with one is an error, not a partial answer).
+    // (off: a table with one is an error, not a partial answer). Checked
+    // and read in one transaction, under the locks the scan takes anyway.
     PgResult k;
-    std::string kinds, is_uuid;
-    if (!conn.exec(kScanTargetSql, {table, o.get("--column")}, &k, &error) || !k.text_at(0, 0, &kinds) ||
+    std::string tree, lock, kinds, is_uuid;
+    if (!conn.exec("SELECT pg_catalog.set_config('row_security', 'off', false)", {}, &k, &error) ||
+        !conn.exec("BEGIN", &error))
+        return data_error(error);
+    if (!conn.exec(kScanTreeSql, {table}, &k, &error) || !k.text_at(0, 0, &tree) || !k.text_at(0, 1, &lock) ||
+        !conn.exec(lock, &error) ||
+        !conn.exec(kScanTargetSql, {table, o.get("--column"), tree}, &k, &error) || !k.text_at(0, 0, &kinds) ||
         !k.text_at(0, 1, &is_uuid))
         return data_error(error.empty() ? "could not read what " + o.get("--table") + " is" : error);
     if (kinds.find_first_not_of("rpm") != std::string::npos)
@@ -703,10 +728,9 @@ int fleet_scan(int argc, char **argv) {
                           kinds + "'), whose reading would run its owner's code");
     if (is_uuid != "t")
         return data_error("column " + o.get("--column") + " of " + o.get("--table") + " is not of type uuid");
-    if (!conn.exec("SELECT pg_catalog.set_config('row_security', 'off', false)", {}, &k, &error)) return data_error(error);
     PgResult q;
     std::string query;
-    if (!conn.exec(kScanQuerySql, {table, o.get("--column"), sample}, &q, &error))
+    if (!conn.exec(kScanQuerySql, {tree, o.get("--column"), sample}, &q, &error))
         return data_error(error);
     if (!q.text_at(0, 0, &query)) return data_error("could not build the scan's query");
     PgResult r;

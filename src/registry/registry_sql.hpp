@@ -420,7 +420,7 @@ SELECT p FROM (
        -- and insert_node and next_node (which write and draw) are nobody's.
        OR (o.kind OPERATOR(pg_catalog.=) 'function' AND o.privilege_type OPERATOR(pg_catalog.=) 'EXECUTE'
            AND (o.role OPERATOR(pg_catalog.=) 'PUBLIC'
-                OR o.obj OPERATOR(pg_catalog.~) '^function locality_uuid_registry\.(insert_node|next_node)\('))
+                OR o.obj OPERATOR(pg_catalog.~) '^function locality_uuid_registry[.](insert_node|next_node)[(]'))
     UNION ALL
     SELECT pg_catalog.format('table %I has trigger %I', c.relname, t.tgname)
     FROM pg_catalog.pg_trigger t JOIN rels c ON t.tgrelid OPERATOR(pg_catalog.=) c.oid WHERE NOT t.tgisinternal

@@ -352,8 +352,10 @@ for k in variable_clock variable_at sequential_clock sequential_at hot_clock hot
   else
     # Given-time Hot Guids of one second have 2^24 draws per machine, and
     # each move skips up to three quarters of them (doc/guarantees.md, "A
-    # move costs"): they are judged only between leaderships at most one
-    # move apart (one timeline, or the next); further apart, printed.
+    # move costs"): judged within a leadership and between consecutive
+    # ones (one promotion apart, which are two members with machine bytes
+    # of their own); a member's own across its leaderships, two promotions
+    # apart at least, are printed, not judged.
     read -r n beyond < <(awk -F'\t' -v k="$k" '$1 == k {print $3 "\t" $4}' "$WORK/ids.tsv" |
       LC_ALL=C sort -S 256M -t$'\t' -k1,1 -k2,2n | awk -F'\t' '
         function flush() { if (cnt > 1) { if (near) n++; else b++ } }
@@ -361,9 +363,9 @@ for k in variable_clock variable_at sequential_clock sequential_at hot_clock hot
           if (cnt > 0 && $2 - last <= 1) near = 1
           last = $2; cnt++ }
         END { flush(); print n + 0, b + 0 }')
-    per_kind+="${per_kind:+, }$k $c ($n repeated within one move; $beyond further apart, not judged)"
+    per_kind+="${per_kind:+, }$k $c ($n repeated within a leadership or the next; $beyond two promotions apart or more, not judged)"
   fi
-  repeated=$((repeated + n))
+  repeated=$((repeated + ${n:-1}))
 done
 check "$total ids over ${#LED[@]} leaderships (${LED[*]}), pid field masked: $per_kind" '[ "$repeated" = 0 ]'
 by_member=""

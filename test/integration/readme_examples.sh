@@ -21,7 +21,7 @@ run() {
 export -f run
 # As the Quick start sets a server up: preloaded, with a node value and a
 # machine name.
-with_cluster -o shared_preload_libraries=locality_uuid -o locality_uuid.node_id=17 -o locality_uuid.machine_name=db-17 -- \
+with_cluster -o shared_preload_libraries=locality_uuid -o locality_uuid.node_id=17 -o locality_uuid.machine_name=db17 -- \
   bash -c "run $work/examples.sql $work/output.txt"
 
 python3 "$ROOT/test/integration/lib/readme_blocks.py" compare "$work"

@@ -50,10 +50,11 @@ def call_extent(text, i):
     return j
 
 def fixed(message):
-    """The text a runbook row must quote: up to the first conversion."""
-    text = message.split("%")[0]
-    if text.startswith("locality_uuid: "): text = text[len("locality_uuid: "):]
-    return text.strip(" :(")
+    """The text a runbook row must quote: the longest stretch between
+    conversions (a message may begin with one: "%s" accepted by ...)."""
+    if message.startswith("locality_uuid: "): message = message[len("locality_uuid: "):]
+    parts = [p.strip(" :(") for p in re.split(r"%[0-9.]*[a-zA-Z]+", message)]
+    return max(parts, key=len)
 
 wanted = {}   # fixed text -> where
 for root, _, files in os.walk(src):
@@ -62,7 +63,10 @@ for root, _, files in os.walk(src):
         path = os.path.join(root, name)
         text = open(path, encoding="utf-8").read()
         where = lambda i: f"{os.path.relpath(path, src)}:{text.count(chr(10), 0, i) + 1}"
-        for m in re.finditer(r"\bereport\(\s*(LOG|WARNING|level)\b", text):
+        # Every ereport but errors (its level may be a variable or an
+        # expression: attempt == 1 ? WARNING : LOG).
+        for m in re.finditer(r"\bereport\(\s*([^,]+),", text):
+            if re.search(r"\b(ERROR|FATAL|PANIC|DEBUG[0-9]?)\b", m.group(1)): continue
             end = call_extent(text, m.start() + len("ereport"))
             for e in re.finditer(r"\berrmsg\(", text[m.start():end]):
                 message, _ = literal_at(text, m.start() + e.end())

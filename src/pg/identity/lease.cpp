@@ -219,7 +219,7 @@ PGconn *connect_registry(char *error, size_t size) {
     }
     const char *hosts = nullptr, *addrs = nullptr, *ports = nullptr;
     long timeout_s = 10;
-    bool has_name = false, has_session_attrs = false, has_gssencmode = false;
+    bool has_name = false, has_session_attrs = false, has_gssencmode = false, has_service = false;
     constexpr int kMaxKeys = 64;
     // + application_name, target_session_attrs, gssencmode, host, hostaddr, port, the end
     const char *keys[kMaxKeys + 8];
@@ -236,6 +236,7 @@ PGconn *connect_registry(char *error, size_t size) {
             if (strcmp(o->keyword, "application_name") == 0) has_name = true;
             if (strcmp(o->keyword, "target_session_attrs") == 0) has_session_attrs = true;
             if (strcmp(o->keyword, "gssencmode") == 0) has_gssencmode = true;
+            if (strcmp(o->keyword, "service") == 0) has_service = true;
             keys[n] = o->keyword;
             vals[n] = o->val;
             ++n;
@@ -248,15 +249,16 @@ PGconn *connect_registry(char *error, size_t size) {
     }
     // A lease is a write: a registry standby listed first (after the
     // registry's failover) is passed over for the next host, not tried
-    // for ever.
-    if (!has_session_attrs) {
+    // for ever. (Each default below only where neither the string, a
+    // service file entry nor the environment says otherwise.)
+    if (!has_session_attrs && !has_service && getenv("PGTARGETSESSIONATTRS") == nullptr) {
         keys[n] = "target_session_attrs";
         vals[n] = "read-write";
         ++n;
     }
     // GSSAPI encryption's negotiation may ask a KDC, inside libpq and
     // blocking: only where the string asks for it.
-    if (!has_gssencmode) {
+    if (!has_gssencmode && !has_service && getenv("PGGSSENCMODE") == nullptr) {
         keys[n] = "gssencmode";
         vals[n] = "disable";
         ++n;
