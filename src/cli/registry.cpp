@@ -28,6 +28,13 @@ const char kLayoutCommentPrefix[] = "locality_uuid registry, layout ";
 
 std::string layout_comment() { return kLayoutCommentPrefix + std::to_string(kRegistryLayout); }
 
+// kTrustSql's rows (its problems), as one line.
+std::string trust_problems(const PgResult &problems) {
+    std::string list;
+    for (int i = 0; i < problems.rows(); ++i) list += (i > 0 ? "; " : "") + problems.text(i, 0);
+    return list;
+}
+
 bool rollback_with(PgConnection &conn, const std::string &message, std::string *error) {
     std::string ignored;
     conn.exec("ROLLBACK", &ignored);
@@ -95,9 +102,8 @@ bool make_registry(PgConnection &conn, const std::string &as_role, const std::st
         PgResult problems;
         if (!conn.exec(kTrustSql, {trusted, "false"}, &problems, error)) return rollback_with(conn, *error, error);
         if (problems.rows() > 0) {
-            std::string list;
-            for (int i = 0; i < problems.rows(); ++i) list += (i > 0 ? "; " : "") + problems.text(i, 0);
-            return rollback_with(conn, "it is not role " + trusted + "'s alone, so nothing was changed in it: " + list +
+            return rollback_with(conn, "it is not role " + trusted + "'s alone, so nothing was changed in it: " +
+                                           trust_problems(problems) +
                                            " (doc/fleets.md, \"Who may do what\")", error);
         }
     }
@@ -221,10 +227,8 @@ bool open_registry(PgConnection &conn, const std::string &owner, bool create, st
         return false;
     }
     if (problems.rows() > 0) {
-        std::string list;
-        for (int i = 0; i < problems.rows(); ++i) list += (i > 0 ? "; " : "") + problems.text(i, 0);
         *error = "refusing the registry: whoever may write it decides node values, and it is not role " + trusted +
-                 "'s alone, or lacks what keeps a value from being handed out twice: " + list +
+                 "'s alone, or lacks what keeps a value from being handed out twice: " + trust_problems(problems) +
                  " (doc/fleets.md, \"Who may do what\")";
         return false;
     }

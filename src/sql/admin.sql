@@ -17,11 +17,11 @@ CREATE OR REPLACE FUNCTION locality_uuid_window_usage(
     LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE AS $$
 SELECT @extschema@.locality_uuid_from_unix_micros((w OPERATOR(pg_catalog.*) 600000000)),
        @extschema@.locality_uuid_from_unix_micros(((w OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog.*) 600000000)),
-       -- (GREATEST skips NULLs: without USAGE on either sequence both counts
-       -- are NULL, not a number computed from the other alone.)
-       CASE WHEN used IS NOT NULL AND start IS NOT NULL THEN GREATEST((used OPERATOR(pg_catalog.-) start), 0) END,
-       CASE WHEN used IS NOT NULL AND start IS NOT NULL THEN (2147483648 OPERATOR(pg_catalog.-) GREATEST(used, start)) END
-FROM (SELECT w, CASE WHEN v IS NULL THEN NULL
+       -- (used and start are NULL together; GREATEST skips NULLs.)
+       CASE WHEN used IS NOT NULL THEN GREATEST((used OPERATOR(pg_catalog.-) start), 0) END,
+       (2147483648 OPERATOR(pg_catalog.-) GREATEST(used, start))
+-- Without USAGE on either sequence, both NULL: no count from the other alone.
+FROM (SELECT w, CASE WHEN v IS NULL OR start IS NULL THEN NULL
                      WHEN ((v OPERATOR(pg_catalog.>>) 32) OPERATOR(pg_catalog.=) (w OPERATOR(pg_catalog.+) 1))
                      THEN LEAST(((v OPERATOR(pg_catalog.&) 4294967295) OPERATOR(pg_catalog.+) 1), 2147483648) ELSE 0 END AS used,
              CASE WHEN v IS NULL THEN NULL ELSE start END AS start

@@ -99,33 +99,54 @@ wait_lease() {
 # shown_if_failed TEXT: TEXT under the check just made, if it failed.
 shown_if_failed() { [ "$failures" = "${failures_seen:-0}" ] || sed 's/^/    | /' <<<"$1"; failures_seen=$failures; }
 
-# --- without leases: what no local check sees -------------------------------------
-# The clone below, on a host whose values come from its file (no lease):
-# it starts as its origin restarting would and, at the origin's instants,
-# makes every id the origin made (doc/guarantees.md, "Not caught"). The
-# control for the leased case that follows.
+# --- a clone that keeps the host, the path and the port; a revert in place --------
+# clone_at_origin_instants NODE LABEL: NODE (made by the caller, on its
+# host) makes 1,000 given-time ids and stops: the snapshot. Started again
+# it makes the side LABEL_origin and stops (its directory kept as
+# NODE.origin, its log as NODE.origin.log). Then the snapshot is put back
+# where it ran: a clone of the stopped origin (a VM image, a volume
+# restored into a pod of the same name) or a revert in place (a VM
+# snapshot, a ZFS rollback), started at the origin's very instants, makes
+# LABEL_clone and keeps running. Sets origin_node and clone_node.
+clone_at_origin_instants() {
+  local node=$1 label=$2 started_at
+  pgctl "$node" start
+  q "$node" -c "CREATE EXTENSION locality_uuid"
+  lease_if_leasing "$node"
+  q "$node" -c "SELECT count(locality_uuid_at($FIXED, true)) FROM generate_series(1, 1000)" >/dev/null
+  pgctl "$node" stop -m fast
+  cp -a "$WORK/$node" "$WORK/$node.snapshot"
+  started_at=$CLOCK_MS
+  pgctl "$node" start
+  lease_if_leasing "$node"
+  tick
+  side "$node" "${label}_origin"
+  origin_node=$(node_of "$node")
+  pgctl "$node" stop -m fast
+  mv "$WORK/$node" "$WORK/$node.origin"
+  mv "$WORK/$node.log" "$WORK/$node.origin.log"
+  cp -a "$WORK/$node.snapshot" "$WORK/$node"
+  # (Its WAL segments have the names the origin's had: a WAL archive of
+  # its own, as a restore into that place would need too.)
+  mv "$WORK/archive/$node" "$WORK/archive/$node.origin" && mkdir "$WORK/archive/$node" && chown postgres "$WORK/archive/$node"
+  CLOCK_MS=$started_at
+  set_clock "$WORK/clock" "$CLOCK_MS"
+  pgctl "$node" start
+  lease_if_leasing "$node"
+  tick
+  side "$node" "${label}_clone"
+  clone_node=$(node_of "$node")
+}
+lease_if_leasing() { if grep -q "^include '$WORK/h.conf'" "$WORK/$1/postgresql.conf"; then wait_lease "$1"; fi; }
+
+# Without leases, on a host whose values come from its file: the clone
+# starts as its origin restarting would and makes every id the origin made
+# (doc/guarantees.md, "Not caught"). The control for the leased case.
 echo "== without leases, a clone keeping host identity, data directory and port repeats every id"
 make_host h0 "locality_uuid.node_id = 4000" "locality_uuid.machine_name = 'db-4000'"
 init_node n "checkpoint_timeout = '1h'"
 on_host n h0
-pgctl n start
-q n -c "CREATE EXTENSION locality_uuid"
-q n -c "SELECT count(locality_uuid_at($FIXED, true)) FROM generate_series(1, 1000)" >/dev/null
-pgctl n stop -m fast
-cp -a "$WORK/n" "$WORK/n.snapshot"
-started_at=$CLOCK_MS
-pgctl n start
-tick
-side n plain_origin
-pgctl n stop -m fast
-mv "$WORK/n.log" "$WORK/n.origin.log"
-rm -rf "$WORK/n" && cp -a "$WORK/n.snapshot" "$WORK/n"
-mv "$WORK/archive/n" "$WORK/archive/n.origin" && mkdir "$WORK/archive/n" && chown postgres "$WORK/archive/n"
-CLOCK_MS=$started_at
-set_clock "$WORK/clock" "$CLOCK_MS"
-pgctl n start
-tick
-side n plain_clone
+clone_at_origin_instants n plain
 counts=""; every=1
 for k in "${KINDS[@]}"; do
   same=$(LC_ALL=C comm -12 "$WORK/ids/plain_origin.$k" "$WORK/ids/plain_clone.$k" | wc -l)
@@ -135,41 +156,12 @@ done
 check "... $IDS ids of each kind per side, masked repeats: $counts" '[ $every = 1 ]'
 check "... and its start logged no WARNING and no move" '! grep -q "WARNING:  locality_uuid\|$MOVED" "$WORK/n.log"'
 pgctl n stop -m fast
-rm -rf "$WORK/n" "$WORK/n.snapshot" "$WORK"/ids/plain_*
+rm -rf "$WORK"/n "$WORK"/n.origin "$WORK"/n.snapshot "$WORK"/ids/plain_*
 
-# --- a clone that keeps the host, the path and the port; a revert in place --------
 echo "== a clone keeping host identity, data directory and port, or a revert in place, at the same instants"
 lnode o "checkpoint_timeout = '1h'"
-pgctl o start
-q o -c "CREATE EXTENSION locality_uuid"
-wait_lease o
-q o -c "SELECT count(locality_uuid_at($FIXED, true)) FROM generate_series(1, 1000)" >/dev/null
-pgctl o stop -m fast
-cp -a "$WORK/o" "$WORK/o.snapshot"
-started_at=$CLOCK_MS
-pgctl o start
-wait_lease o
-tick
-side o origin
-origin_node=$(node_of o)
-pgctl o stop -m fast
-# The snapshot put back where the origin ran: a clone of the stopped
-# origin (a VM image, a volume restored into a pod of the same name) or a
-# revert in place (a VM snapshot, a ZFS rollback), started and making ids
-# at the origin's very instants.
-mv "$WORK/o" "$WORK/o.origin"
-cp -a "$WORK/o.snapshot" "$WORK/o"
-# (Its WAL segments have the names the origin's had: a WAL archive of its
-# own, as a restore into that place would need too.)
-mv "$WORK/archive/o" "$WORK/archive/o.origin" && mkdir "$WORK/archive/o" && chown postgres "$WORK/archive/o"
-CLOCK_MS=$started_at
-set_clock "$WORK/clock" "$CLOCK_MS"
-pgctl o start
-wait_lease o
-tick
-side o clone
-clone_node=$(node_of o)
-repeats "clone at the origin's path and instants (node $origin_node, then $clone_node)" origin clone
+clone_at_origin_instants o leased
+repeats "clone at the origin's path and instants (node $origin_node, then $clone_node)" leased_origin leased_clone
 check "... nothing local told it from a restart: not moved" '! log_has o "$MOVED.*another"'
 pgctl o stop -m fast
 

@@ -139,20 +139,28 @@ void set_error(char *error, size_t size, const char *what, const char *detail) {
 
 // One host of the registry's connection string: its host, hostaddr and
 // port entries (comma-separated lists in the string) as their i-th items.
-const char *list_item(const char *list, int i, char *buf, size_t size) {
-    if (list == nullptr) return nullptr;
+// *out: the item (in buf), or nullptr if the list has none for i. False
+// if the item does not fit buf: dropped, it would leave libpq its default
+// host (perhaps this very server).
+bool list_item(const char *list, int i, char *buf, size_t size, const char **out) {
+    *out = nullptr;
+    if (list == nullptr) return true;
     const char *p = list;
     for (int k = 0; k < i; ++k) {
         p = strchr(p, ',');
-        if (p == nullptr) return i > 0 && strchr(list, ',') == nullptr ? list : nullptr;  // one item: for all
+        if (p == nullptr) {
+            if (i > 0 && strchr(list, ',') == nullptr) *out = list;  // one item: for all
+            return true;
+        }
         ++p;
     }
     const char *end = strchr(p, ',');
     const size_t n = end != nullptr ? static_cast<size_t>(end - p) : strlen(p);
-    if (n >= size) return nullptr;
+    if (n >= size) return false;
     memcpy(buf, p, n);
     buf[n] = '\0';
-    return buf;
+    *out = buf;
+    return true;
 }
 
 int list_length(const char *list) {
@@ -195,6 +203,24 @@ PGconn *connect_one(const char *const *keys, const char *const *vals, TimestampT
     return conn;
 }
 
+// What the worker's connection has unless the string says otherwise (and,
+// where env is given, unless a service file entry or the environment
+// does).
+struct ConnDefault {
+    const char *keyword, *value, *env;
+};
+constexpr ConnDefault kConnDefault[] = {
+    {"application_name", "locality_uuid lease", nullptr},  // pg_stat_activity on the registry
+    // A lease is a write: a registry standby listed first (after the
+    // registry's failover) is passed over for the next host, not tried
+    // for ever.
+    {"target_session_attrs", "read-write", "PGTARGETSESSIONATTRS"},
+    // GSSAPI encryption's negotiation may ask a KDC, inside libpq and
+    // blocking: only where the string asks for it.
+    {"gssencmode", "disable", "PGGSSENCMODE"},
+};
+constexpr int kConnDefaults = sizeof kConnDefault / sizeof kConnDefault[0];
+
 // Connects to the registry: each host of its connection string in turn,
 // each with a deadline of its own (its connect_timeout, else 10 s), since
 // libpq's own connect_timeout, which moves it to the next host, is not
@@ -219,11 +245,11 @@ PGconn *connect_registry(char *error, size_t size) {
     }
     const char *hosts = nullptr, *addrs = nullptr, *ports = nullptr;
     long timeout_s = 10;
-    bool has_name = false, has_session_attrs = false, has_gssencmode = false, has_service = false;
+    bool given[kConnDefaults] = {}, has_service = false;
     constexpr int kMaxKeys = 64;
-    // + application_name, target_session_attrs, gssencmode, host, hostaddr, port, the end
-    const char *keys[kMaxKeys + 8];
-    const char *vals[kMaxKeys + 8];
+    // + the defaults, host, hostaddr, port, the end
+    const char *keys[kMaxKeys + kConnDefaults + 4];
+    const char *vals[kMaxKeys + kConnDefaults + 4];
     int n = 0;
     for (PQconninfoOption *o = opts; o->keyword != nullptr; ++o) {
         if (o->val == nullptr) continue;
@@ -233,34 +259,18 @@ PGconn *connect_registry(char *error, size_t size) {
         else if (n < kMaxKeys) {
             // (0, libpq's "wait for ever", and anything unreadable: 10 s.)
             if (strcmp(o->keyword, "connect_timeout") == 0) timeout_s = atol(o->val) > 0 ? Max(2L, atol(o->val)) : 10;
-            if (strcmp(o->keyword, "application_name") == 0) has_name = true;
-            if (strcmp(o->keyword, "target_session_attrs") == 0) has_session_attrs = true;
-            if (strcmp(o->keyword, "gssencmode") == 0) has_gssencmode = true;
+            for (int d = 0; d < kConnDefaults; ++d) given[d] |= strcmp(o->keyword, kConnDefault[d].keyword) == 0;
             if (strcmp(o->keyword, "service") == 0) has_service = true;
             keys[n] = o->keyword;
             vals[n] = o->val;
             ++n;
         }
     }
-    if (!has_name) {
-        keys[n] = "application_name";
-        vals[n] = "locality_uuid lease";
-        ++n;
-    }
-    // A lease is a write: a registry standby listed first (after the
-    // registry's failover) is passed over for the next host, not tried
-    // for ever. (Each default below only where neither the string, a
-    // service file entry nor the environment says otherwise.)
-    if (!has_session_attrs && !has_service && getenv("PGTARGETSESSIONATTRS") == nullptr) {
-        keys[n] = "target_session_attrs";
-        vals[n] = "read-write";
-        ++n;
-    }
-    // GSSAPI encryption's negotiation may ask a KDC, inside libpq and
-    // blocking: only where the string asks for it.
-    if (!has_gssencmode && !has_service && getenv("PGGSSENCMODE") == nullptr) {
-        keys[n] = "gssencmode";
-        vals[n] = "disable";
+    for (int d = 0; d < kConnDefaults; ++d) {
+        const ConnDefault &c = kConnDefault[d];
+        if (given[d] || (c.env != nullptr && (has_service || getenv(c.env) != nullptr))) continue;
+        keys[n] = c.keyword;
+        vals[n] = c.value;
         ++n;
     }
     const int base = n;
@@ -269,14 +279,9 @@ PGconn *connect_registry(char *error, size_t size) {
     char host[256], addr[256], port[32];
     for (int i = 0; i < count && conn == nullptr; ++i) {
         n = base;
-        const char *h = list_item(hosts, i, host, sizeof host);
-        const char *a = list_item(addrs, i, addr, sizeof addr);
-        const char *p = list_item(ports, i, port, sizeof port);
-        // An item too long for its buffer would be dropped, and libpq's
-        // default host (perhaps this very server) used instead.
-        if ((hosts != nullptr && h == nullptr && list_length(hosts) > i) ||
-            (addrs != nullptr && a == nullptr && list_length(addrs) > i) ||
-            (ports != nullptr && p == nullptr && list_length(ports) > i)) {
+        const char *h, *a, *p;
+        if (!list_item(hosts, i, host, sizeof host, &h) || !list_item(addrs, i, addr, sizeof addr, &a) ||
+            !list_item(ports, i, port, sizeof port, &p)) {
             set_error(error, size, "locality_uuid.registry cannot be used", "a host, hostaddr or port in it is too long");
             break;
         }

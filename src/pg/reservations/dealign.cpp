@@ -234,10 +234,6 @@ void why_move(const Binding &stored, BindingRead read, const Binding &now, const
                                        : "on another host");
         }
     }
-    // With leases every start carries values no other start had: a copy's
-    // ids cannot meet its origin's whatever its counters, and the move is
-    // a second fence, not news (no HINT to give it values of its own).
-    if (why[0] != '\0' && leases_on()) *level = LOG;
 }
 
 // Draws a move from where s stands (away from s's run start, the one the
@@ -341,11 +337,12 @@ void check_binding_at_start(SharedCounters *s, const ReservedState &saved, bool 
     }
     // The origin completes that same target at its next start: a copy that
     // stands on it (even without a state file of its own) moves on.
-    if (at_start.why[0] == '\0' && at_start.before_known && stored.state == BindingState::moving) {
+    if (at_start.why[0] == '\0' && at_start.before_known && stored.state == BindingState::moving)
         strlcpy(at_start.why, "a move recorded elsewhere was never completed here", sizeof at_start.why);
-        // A copy: said as loudly as why_move says one (LOG with leases).
-        at_start.level = leases_on() ? LOG : WARNING;
-    }
+    // With leases every start carries values no other start had: a copy's
+    // ids cannot meet its origin's whatever its counters, and the move is
+    // a second fence, not news (no HINT to give it values of its own).
+    if (at_start.why[0] != '\0' && leases_on()) at_start.level = LOG;
     if (at_start.why[0] == '\0') {
         at_start.action = !at_start.before_known || stored.state != BindingState::bound ? StartAction::bind
                           // (With leases the values are this start's lease, taken later:
