@@ -27,6 +27,57 @@ ensure_packages() {
     "${missing[@]}" >/dev/null
 }
 
+# Installs packages that ship services (etcd-server, patroni) without
+# starting any of them: Debian's maintainer scripts start services through
+# invoke-rc.d, which asks /usr/sbin/policy-rc.d first (exit 101: "action
+# forbidden"). Whatever policy the machine has is respected and left as it
+# was:
+#   - one that already refuses the start (every Debian container image ships
+#     "exit 101") is used as it is;
+#   - none: ours (exit 101) for the install, removed after it;
+#   - one that would allow the start: set aside for the install and put back
+#     byte for byte after it (a trap covers an install that is stopped).
+# Returns ensure_packages' status.
+POLICY_RC=${LOCALITY_POLICY_RC:-/usr/sbin/policy-rc.d}  # the test points it elsewhere
+ensure_packages_without_services() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local probe=0
+  if [ -e "$POLICY_RC" ]; then
+    "$POLICY_RC" locality-uuid-probe start >/dev/null 2>&1 || probe=$?
+    if [ "$probe" = 101 ]; then
+      log "installing ${missing[*]} under this machine's $POLICY_RC (it refuses service starts)"
+      ensure_packages "${missing[@]}"
+      return
+    fi
+  fi
+  local saved="" rc=0
+  if [ -e "$POLICY_RC" ]; then
+    saved=$(mktemp "$POLICY_RC.locality-uuid.XXXXXX")
+    cp -p "$POLICY_RC" "$saved"
+  fi
+  # Whatever happens to the install, the machine's own policy (or none) is
+  # back afterwards; the caller's traps are put back with it.
+  local traps
+  traps=$(trap -p EXIT INT TERM)
+  # shellcheck disable=SC2064
+  trap "policy_rc_restore '$saved'; exit 1" EXIT INT TERM
+  printf '#!/bin/sh\n# locality_uuid: no service starts while it installs packages\nexit 101\n' >"$POLICY_RC.new"
+  chmod 755 "$POLICY_RC.new"
+  mv -f "$POLICY_RC.new" "$POLICY_RC"
+  ensure_packages "${missing[@]}" || rc=$?
+  policy_rc_restore "$saved"
+  trap - EXIT INT TERM
+  eval "$traps"
+  return $rc
+}
+policy_rc_restore() {  # policy_rc_restore SAVED_COPY_OR_EMPTY (twice is harmless)
+  if [ -z "$1" ]; then rm -f "$POLICY_RC"; elif [ -e "$1" ]; then mv -f "$1" "$POLICY_RC"; fi
+}
+
 # The PostgreSQL major this machine tests: PG_MAJOR if set, else the newest
 # installed server, else the one this Debian suite's 'postgresql'
 # metapackage depends on (bookworm: 15, bullseye: 13, trixie: 17, ...).
@@ -109,9 +160,19 @@ build_and_install_extension() {
   local llvm=()
   [ "${LOCALITY_EMULATED:-0}" = 1 ] && llvm=(with_llvm=no)
   make -C "$ROOT" -s -j"$(nproc)" PG_CONFIG="$PG_CONFIG" WERROR=-Werror "${llvm[@]}" || return 1
-  make -C "$ROOT" -s PG_CONFIG="$PG_CONFIG" "${llvm[@]}" install >/dev/null || return 1
-  cmp "$ROOT/locality_uuid.so" "$libdir/locality_uuid.so" || return 1
+  install_built_extension || return 1
   echo "built and installed locality_uuid $(control_version) for PostgreSQL $PG_MAJOR"
+}
+
+# Installs this tree's build again (after a suite that installed another
+# build or a package): make install of what build_and_install_extension
+# built, nothing compiled again unless a source changed, and the installed
+# module must again be byte-identical to the tree's.
+install_built_extension() {
+  local llvm=()
+  [ "${LOCALITY_EMULATED:-0}" = 1 ] && llvm=(with_llvm=no)
+  make -C "$ROOT" -s -j"$(nproc)" PG_CONFIG="$PG_CONFIG" WERROR=-Werror "${llvm[@]}" install >/dev/null || return 1
+  cmp "$ROOT/locality_uuid.so" "$("$PG_CONFIG" --pkglibdir)/locality_uuid.so"
 }
 
 # Runs a command against a throw-away PostgreSQL cluster of this major (in

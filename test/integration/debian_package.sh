@@ -30,7 +30,7 @@ module_deb="postgresql-$PG_MAJOR-locality-uuid"
 cleanup() {
   dpkg -r "$module_deb" locality-uuid >/dev/null 2>&1 || true
   rm -rf "$work"
-  build_and_install_extension >/dev/null
+  install_built_extension
 }
 trap cleanup EXIT
 

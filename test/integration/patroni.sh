@@ -25,19 +25,15 @@ set -euo pipefail
 . "$ROOT/test/integration/lib/servers.sh"
 
 # Debian's patroni and etcd-server, installed without starting their
-# services (this suite runs its own, on ports of its own).
-missing=()
-for p in patroni etcd-server; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  [ ! -e /usr/sbin/policy-rc.d ] || { echo "FAIL: /usr/sbin/policy-rc.d exists; install ${missing[*]} by hand"; exit 1; }
-  trap 'rm -f /usr/sbin/policy-rc.d' EXIT  # also if the install is stopped
-  printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
-  chmod 755 /usr/sbin/policy-rc.d
-  rc=0; ensure_packages "${missing[@]}" || rc=$?
-  rm -f /usr/sbin/policy-rc.d
-  [ $rc = 0 ] || exit 1
+# services (this suite runs its own, on ports of its own): under the
+# machine's policy-rc.d where it refuses starts, else under one of ours that
+# is gone afterwards (common.sh).
+ensure_packages_without_services patroni etcd-server || { echo "FAIL: could not install patroni etcd-server"; exit 1; }
+# Their packaged services never ran: no etcd or Patroni process but this
+# suite's own (started below) may exist.
+if pgrep -x etcd >/dev/null || pgrep -f '^/usr/bin/python3 /usr/bin/patroni' >/dev/null; then
+  echo "FAIL: an etcd or Patroni service is running (pids: $(pgrep -x etcd) $(pgrep -f '^/usr/bin/python3 /usr/bin/patroni'))"
+  exit 1
 fi
 
 WORK=$(mktemp -d /tmp/locality-patroni.XXXXXX)

@@ -15,7 +15,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 ensure_packages pgxnclient unzip
 work=$(mktemp -d)
-trap 'rm -rf "$work"; build_and_install_extension >/dev/null' EXIT
+trap 'rm -rf "$work"; install_built_extension' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 [ -z "$(git -C "$ROOT" status --porcelain --untracked-files=no)" ] ||
