@@ -22,11 +22,63 @@ CHROOT_MAJORS=(13 17 18 19)
 # ppc64el and riscv64 too; these three cover their distinct traits.
 CHROOT_ARCHES=(i386 arm64 s390x)
 # Architecture -> the qemu binfmt handler that runs it (none: native).
+# i386 runs natively where the kernel runs 32-bit x86 binaries, else under
+# qemu too (settle_i386).
 declare -A QEMU_OF_ARCH=([arm64]=aarch64 [s390x]=s390x)
 
 is_arch_target() { [ -n "${QEMU_OF_ARCH[$1]+x}" ] || [ "$1" = i386 ]; }
 is_emulated() { [ -n "${QEMU_OF_ARCH[$1]:-}" ]; }
 known_target() { is_arch_target "$1" || [ -n "${SUITE_OF_MAJOR[$1]:-}" ]; }
+
+# Decides, once per run, how i386 runs: natively if this kernel runs 32-bit
+# x86 binaries itself (arch-test -n: no emulator asked), else under
+# user-mode qemu; LOCALITY_I386=qemu chooses qemu on any kernel (how the
+# qemu path is tested on a machine that runs i386 natively), =native
+# insists on native. Exports I386_RUNS (native or qemu) so the streams and
+# chroots a run starts agree, and says which in the run's output.
+I386_QEMU_HANDLER=qemu-i386-locality-uuid
+settle_i386() {
+  if [ -z "${I386_RUNS:-}" ]; then
+    ensure_packages arch-test || return 1
+    case ${LOCALITY_I386:-auto} in
+    qemu) I386_RUNS=qemu ;;
+    native) I386_RUNS=native ;;
+    auto) if arch-test -n i386 >/dev/null 2>&1; then I386_RUNS=native; else I386_RUNS=qemu; fi ;;
+    *) echo "LOCALITY_I386 is auto, native or qemu, not '$LOCALITY_I386'" >&2; return 1 ;;
+    esac
+    export I386_RUNS
+  fi
+  [ "$I386_RUNS" = qemu ] && QEMU_OF_ARCH[i386]=i386
+  return 0
+}
+
+# Registers qemu for one architecture with binfmt_misc (once; idempotent).
+# Debian's handlers carry the F flag: the kernel opens qemu once, so it runs
+# inside a chroot that has no qemu of its own. Debian ships no i386 handler
+# for amd64 (its kernels run i386 natively): ours is qemu's own magic and
+# mask for 32-bit x86 ELF, flag F. A handler in binfmt_misc comes before
+# the kernel's own ELF loader, so once registered every i386 binary of this
+# machine runs under qemu; a run that registered it for LOCALITY_I386=qemu
+# on a kernel that runs i386 natively removes it at its end
+# (unregister_i386_qemu).
+register_qemu() {
+  local qemu=$1
+  [ -e /proc/sys/fs/binfmt_misc/register ] ||
+    mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null ||
+    [ -e /proc/sys/fs/binfmt_misc/register ] || return 1
+  if [ "$qemu" = i386 ]; then
+    [ -e "/proc/sys/fs/binfmt_misc/$I386_QEMU_HANDLER" ] && return 0
+    printf '%s' ":$I386_QEMU_HANDLER:M::\\x7fELF\\x01\\x01\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02\\x00\\x03\\x00:\\xff\\xff\\xff\\xff\\xff\\xfe\\xfe\\x00\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xfe\\xff\\xff\\xff:/usr/bin/qemu-i386-static:F" \
+      >/proc/sys/fs/binfmt_misc/register
+  else
+    [ -e "/proc/sys/fs/binfmt_misc/qemu-$qemu" ] ||
+      cat "/usr/lib/binfmt.d/qemu-$qemu.conf" >/proc/sys/fs/binfmt_misc/register
+  fi
+}
+unregister_i386_qemu() {
+  [ "${LOCALITY_I386:-}" = qemu ] && [ -e "/proc/sys/fs/binfmt_misc/$I386_QEMU_HANDLER" ] || return 0
+  echo -1 >"/proc/sys/fs/binfmt_misc/$I386_QEMU_HANDLER"
+}
 
 # This machine's Debian suite (bookworm).
 host_suite() { . /etc/os-release && echo "${VERSION_CODENAME:?}"; }
@@ -43,25 +95,23 @@ describe_target() {
 # The major a target tests.
 target_major() { if is_arch_target "$1"; then echo "$PG_MAJOR"; else echo "$1"; fi; }
 
-# Makes this machine able to run ARCH's binaries: arch-test installed,
-# for an emulated ARCH user-mode qemu, binfmt_misc mounted, ARCH's handler registered (a
-# bare VM without systemd registers none by itself). The handlers Debian
-# ships carry the F flag: the kernel opens qemu once, so it runs inside a
-# chroot that has no qemu of its own.
+# Makes this machine able to run ARCH's binaries: arch-test installed, for
+# an emulated ARCH user-mode qemu, binfmt_misc mounted and ARCH's handler
+# registered (a bare VM without systemd registers none by itself); then
+# arch-test must agree. Run it for every architecture before starting
+# anything in parallel (registering is not safe to race).
 ensure_foreign_arch() {
-  local arch=$1 qemu=${QEMU_OF_ARCH[$1]:-}
+  local arch=$1 qemu
   is_arch_target "$arch" || return 0
   # mmdebstrap checks every architecture not dpkg's own with arch-test,
   # i386 on amd64 included (a fresh machine has none).
-  ensure_packages arch-test || return 1
+  settle_i386 || return 1
+  qemu=${QEMU_OF_ARCH[$arch]:-}
   if [ -n "$qemu" ]; then
     ensure_packages qemu-user-static || return 1
-    [ -e /proc/sys/fs/binfmt_misc/register ] ||
-      mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc || return 1
-    [ -e "/proc/sys/fs/binfmt_misc/qemu-$qemu" ] ||
-      cat "/usr/lib/binfmt.d/qemu-$qemu.conf" >/proc/sys/fs/binfmt_misc/register || return 1
+    register_qemu "$qemu" || { echo "could not register qemu-$qemu with binfmt_misc" >&2; return 1; }
   fi
-  arch-test "$arch" >/dev/null || { echo "this machine cannot run $arch binaries" >&2; return 1; }
+  arch-test "$arch" >/dev/null || { echo "this machine cannot run $arch binaries${qemu:+, even under qemu-$qemu}" >&2; return 1; }
 }
 
 # The Debian mirror this machine's apt uses (deb822 or one-line sources).
@@ -79,23 +129,30 @@ host_mirror() {
 # An emulated architecture skips the packaging suite (too slow under
 # qemu), so its chroot leaves those tools out.
 # sid and experimental Release files may carry an expired Valid-Until.
+# While the chroot is made, dpkg leaves out manual pages, documentation,
+# translations and info pages (nothing here reads them; under qemu their
+# unpacking and man-db's trigger are much of the time); the exclusion is
+# removed at the end, so a package installed in the chroot later (the
+# debian-package suite's own) installs whole.
 chroot_recipe() {
-  local target=$1 mirror
+  local target=$1 mirror path
   mirror=$(host_mirror)
   local common=(--variant=apt --aptopt='Acquire::Check-Valid-Until "false"'
                 --include=make,g++,libssl-dev,libpq-dev,pkg-config,cmake,libgtest-dev,python3,locales,postgresql-common,postgresql-client-common)
+  for path in man doc locale info; do common+=("--dpkgopt=path-exclude=/usr/share/$path/*"); done
   is_emulated "$target" || common+=(--include=build-essential,dpkg-dev,debhelper,postgresql-server-dev-all,lintian)
+  local finish='--customize-hook=rm -f "$1/etc/dpkg/dpkg.cfg.d/99mmdebstrap"'
   if is_arch_target "$target"; then
     printf '%s\n' "${common[@]}" "--arch=$target" \
-      "--include=postgresql-$PG_MAJOR,postgresql-server-dev-$PG_MAJOR" "$(host_suite)" "$mirror"
+      "--include=postgresql-$PG_MAJOR,postgresql-server-dev-$PG_MAJOR" "$finish" "$(host_suite)" "$mirror"
   elif [ "${SUITE_OF_MAJOR[$target]}" = experimental ]; then
     printf '%s\n' "${common[@]}" \
       "--setup-hook=echo 'deb $mirror experimental main' > \"\$1/etc/apt/sources.list.d/experimental.list\"" \
       "--customize-hook=chroot \"\$1\" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -t experimental postgresql-$target postgresql-server-dev-$target" \
-      sid "$mirror"
+      "$finish" sid "$mirror"
   else
     printf '%s\n' "${common[@]}" \
-      "--include=postgresql-$target,postgresql-server-dev-$target" "${SUITE_OF_MAJOR[$target]}" "$mirror"
+      "--include=postgresql-$target,postgresql-server-dev-$target" "$finish" "${SUITE_OF_MAJOR[$target]}" "$mirror"
   fi
 }
 

@@ -4,15 +4,20 @@
 # On this machine's own major (15 on bookworm): every per-major suite
 # (major_suites below) and every integration script under test/integration.
 # Meanwhile, beside them, each other major (13, 17, 18, 19) and this
-# machine's major on other architectures (i386 natively; arm64 and s390x,
-# weak memory order and big-endian, under user-mode qemu) in a throw-away
-# chroot (scripts/chroot.sh, its own network namespace), one after the
-# other, each running the per-major suites that can fail differently there
-# (runs_here below, and doc/development.md: where each suite runs, and why).
+# machine's major on other architectures (i386 natively, or under qemu on a
+# kernel without 32-bit x86; arm64 and s390x, weak memory order and
+# big-endian, under user-mode qemu) in a throw-away chroot
+# (scripts/chroot.sh, its own network namespace): every chroot is made (or
+# taken from the cache) at once when the run starts, and two runners run
+# them as they are ready, each the per-major suites that can fail
+# differently there (why_not_here below, and doc/development.md: where each
+# suite runs, and why).
 #
-# Prints one line per suite per major and architecture, each chroot's
-# time, the ten slowest suites and "N passed, N failed". A build that fails
-# ends the run at once, red.
+# Prints one line per suite per major and architecture, the ten slowest
+# suites, the wall time of this machine's suites and of each chroot (made
+# new or from the cache, and run), and "N passed, N failed". A build that
+# fails on this machine ends the run at once, red; a chroot that cannot be
+# made or fails is reported with every other, and the run is red.
 #
 #   bash scripts/test.sh               everything
 #   bash scripts/test.sh --quick       this major: build, unit tests, both
@@ -208,54 +213,113 @@ targets=("${majors[@]}" "${arches[@]}")
 for t in "${targets[@]}"; do
   known_target "$t" || { echo "no chroot for $t (majors: ${CHROOT_MAJORS[*]}; architectures: ${CHROOT_ARCHES[*]})" >&2; exit 2; }
 done
-# What the architectures' chroots need, installed now rather than by the
-# chroot stream while suites run.
-[ ${#arches[@]} -eq 0 ] || ensure_packages arch-test qemu-user-static || exit 1
 
-# Two chroot streams beside this machine's suites, the other majors' and
-# the architectures': each target's chroot is made (or found in the cache),
-# then run, one after the other; each writes its output to
-# $LOGS/chroot-TARGET.out and its status to .rc, which the end of this run
-# reads in order. On 2 cores the three streams take about the time of the
-# longest: much of a suite's time is a server's I/O, fsyncs and waits. Each
-# chroot has a network namespace of its own, so its servers' ports never
-# meet another stream's.
-chroot_stream() {
-  local t start made rc
-  for t in "$@"; do
+# The architectures: how i386 runs is decided once (natively, or under qemu
+# on a kernel without 32-bit x86), and every architecture's qemu handler is
+# registered now, one after the other, before anything runs in parallel.
+# One that cannot be set up is a failure of that chroot alone, reported
+# with the others at the end.
+if [ ${#arches[@]} -gt 0 ]; then
+  ensure_packages arch-test qemu-user-static || exit 1
+  settle_i386 || exit 1
+  trap unregister_i386_qemu EXIT
+  for t in "${arches[@]}"; do
     start=$SECONDS
-    if prepare_chroot "$t" >"$LOGS/prepare-$t.log" 2>&1; then
-      made=$((SECONDS - start))
-      start=$SECONDS
-      rc=0
-      run_in_chroot "$t" >"$LOGS/chroot-$t.out" 2>&1 || rc=$?
-      echo "$rc $made $((SECONDS - start))" >"$LOGS/chroot-$t.rc"
-    else
-      echo "prepare $((SECONDS - start)) 0" >"$LOGS/chroot-$t.rc"
+    if ! ensure_foreign_arch "$t" >"$LOGS/prepare-$t.log" 2>&1; then
+      echo "failed $((SECONDS - start)) new" >"$LOGS/made-$t"
     fi
   done
+fi
+[[ " ${arches[*]} " == *" i386 "* ]] &&
+  log "i386 runs $([ "$I386_RUNS" = native ] && echo "natively" || echo "under qemu (${LOCALITY_I386:+LOCALITY_I386=qemu; }this kernel's own i386 support: $(arch-test -n i386 >/dev/null 2>&1 && echo yes || echo none))")"
+
+# Every chroot is made (or found in the cache) at once, in the background,
+# beside this machine's suites: making one is mostly downloads and dpkg,
+# and they overlap. Each writes $LOGS/made-TARGET: "ok|failed SECONDS
+# cached|new".
+prepare_one() {
+  local t=$1 start=$SECONDS how=new
+  [ -s "$(chroot_tarball "$t")" ] && how=cached
+  if prepare_chroot "$t" >>"$LOGS/prepare-$t.log" 2>&1; then
+    echo "ok $((SECONDS - start)) $how" >"$LOGS/made-$t.part"
+  else
+    echo "failed $((SECONDS - start)) $how" >"$LOGS/made-$t.part"
+  fi
+  mv "$LOGS/made-$t.part" "$LOGS/made-$t"
 }
-chroot_stream "${majors[@]}" &
-majors_stream=$!
-chroot_stream "${arches[@]}" &
-arches_stream=$!
-trap 'kill $majors_stream $arches_stream 2>/dev/null' EXIT
+background=()
+for t in "${targets[@]}"; do
+  [ -e "$LOGS/made-$t" ] && continue
+  prepare_one "$t" &
+  background+=($!)
+done
+
+# Two runners take the chroots as they are made, in the order below
+# (longest first where several are ready): each unpacks a fresh copy and
+# runs the per-major suites there, writing its output to
+# $LOGS/chroot-TARGET.out and "STATUS SECONDS" to .rc ("prepare" when the
+# chroot could not be made). On 2 cores two runners beside this machine's
+# suites keep both busy: much of a suite's time is servers' I/O, fsyncs
+# and waits. Each chroot has a network namespace of its own, so its
+# servers' ports never meet another's.
+run_order=()
+for t in 13 19 arm64 s390x 17 18 i386; do
+  [[ " ${targets[*]} " == *" $t "* ]] && run_order+=("$t")
+done
+for t in "${targets[@]}"; do [[ " ${run_order[*]} " == *" $t "* ]] || run_order+=("$t"); done
+claim_next() {  # prints the next ready target no runner has claimed, waiting for one; nothing when none is left
+  local t left
+  while :; do
+    left=0
+    for t in "${run_order[@]}"; do
+      [ -e "$LOGS/claimed-$t" ] && continue
+      left=1
+      [ -e "$LOGS/made-$t" ] || continue
+      mkdir "$LOGS/claimed-$t" 2>/dev/null && { echo "$t"; return; }
+    done
+    [ $left = 1 ] || return 0
+    sleep 2
+  done
+}
+chroot_runner() {
+  local t start rc status
+  while t=$(claim_next) && [ -n "$t" ]; do
+    read -r status _ _ <"$LOGS/made-$t"
+    if [ "$status" != ok ]; then echo "prepare 0" >"$LOGS/chroot-$t.rc"; continue; fi
+    start=$SECONDS rc=0
+    run_in_chroot "$t" >"$LOGS/chroot-$t.out" 2>&1 || rc=$?
+    echo "$rc $((SECONDS - start))" >"$LOGS/chroot-$t.rc"
+  done
+}
+for _ in 1 2; do
+  chroot_runner &
+  background+=($!)
+done
+trap 'kill ${background[*]} 2>/dev/null; unregister_i386_qemu' EXIT
 
 log "PostgreSQL $PG_MAJOR on this machine"
+host_start=$SECONDS
 major_suites
 for t in "$ROOT"/test/integration/*.sh; do
   case "$(basename "$t")" in upgrade.sh | sql_edition*.sh | ha.sh | copies.sh | leases.sh | debian_package.sh) continue ;; esac  # per major, above
   suite "$(basename "$t" .sh)" timeout --kill-after=30 1800 bash "$t"
 done
+host_took=$((SECONDS - host_start))
 
+# The chroots' results, in the order of the targets: every one is
+# reported, a chroot that could not be made or failed among them; the run
+# is red if any failed.
+chroot_times=()
 for t in "${targets[@]}"; do
   log "$(describe_target "$t") in a chroot"
   while [ ! -e "$LOGS/chroot-$t.rc" ]; do sleep 2; done
-  read -r rc made took <"$LOGS/chroot-$t.rc"
+  read -r rc took <"$LOGS/chroot-$t.rc"
+  read -r _ made how <"$LOGS/made-$t"
   if [ "$rc" = prepare ]; then
     record FAILED "$t/chroot" "$made"
     tail -n 30 "$LOGS/prepare-$t.log" | sed 's/^/    | /'
-    finish; exit 1
+    chroot_times+=("$(printf '%-44s could not be made (%ss)' "$(describe_target "$t")" "$made")")
+    continue
   fi
   failed_before=$failed
   # The chroot printed its own suite lines; its closing tally is folded
@@ -273,10 +337,13 @@ for t in "${targets[@]}"; do
       echo "$line"
     fi
   done <"$LOGS/chroot-$t.out"
-  echo "time   $(describe_target "$t"): ${took}s (chroot made in ${made}s; 0: cached)"
   # A chroot that failed without reporting a failed suite still fails.
   if [ "$rc" -ne 0 ] && [ $failed -eq "$failed_before" ]; then record FAILED "$t/run" 0; fi
-  [ "$rc" -eq 3 ] && { finish; exit 1; }
+  chroot_times+=("$(printf '%-44s made in %4ss (%s), ran %4ss' "$(describe_target "$t")" "$made" \
+    "$([ "$how" = cached ] && echo "from the cache" || echo "new")" "$took")")
 done
 
+echo
+echo "wall time: this machine's suites $((host_took / 60)) min $((host_took % 60)) s; each chroot (made while they ran):"
+printf '  %s\n' "${chroot_times[@]}"
 finish
