@@ -15,5 +15,6 @@ shift
 known_target "$target" ||
   { echo "no chroot for $target (majors: ${CHROOT_MAJORS[*]}; architectures: ${CHROOT_ARCHES[*]})" >&2; exit 2; }
 ensure_packages mmdebstrap
+trap unregister_i386_qemu EXIT  # LOCALITY_I386=qemu on a kernel that runs i386 itself
 prepare_chroot "$target"
 run_in_chroot "$target" "$@"
