@@ -344,6 +344,7 @@ REVOKE ALL ON FUNCTION locality_uuid_registry.seen(integer[], text[], text[]) FR
 // members of the owner act as the owner, and superusers may do anything
 // anyway: neither is a problem. Two parts: who may change it (owners,
 // grants on the schema, its relations, their columns and its functions,
+// members of the predefined roles that write or lock every table,
 // triggers, rules, row security), always; and, with $2 true, what keeps a
 // value from being handed out twice (its tables, sequence and unique
 // constraints). Before fleet registry changes anything in a registry found
@@ -377,6 +378,18 @@ others AS (SELECT g.*, CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.
            FROM grants g, owner
            WHERE CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN true
                       ELSE NOT pg_catalog.pg_has_role(g.grantee, owner.oid, 'MEMBER') END),
+-- Predefined roles that may write or lock every table with no grant on it
+-- (pg_write_all_data, 14+: rows and setval; pg_maintain, 17+: LOCK in any
+-- mode; a major without one has no row), by the roles they were granted to
+-- directly, whom a REVOKE names: other than superusers and the owner's
+-- members (whose members are the owner's too).
+wide AS (SELECT DISTINCT pg_catalog.quote_ident(m.rolname::pg_catalog.text) AS role, w.rolname::pg_catalog.text AS predefined, v.may
+         FROM (VALUES ('pg_write_all_data', 'may write every table and sequence'),
+                      ('pg_maintain', 'may lock every table')) v(name, may)
+              JOIN pg_catalog.pg_roles w ON w.rolname::pg_catalog.text OPERATOR(pg_catalog.=) v.name
+              JOIN pg_catalog.pg_auth_members a ON a.roleid OPERATOR(pg_catalog.=) w.oid
+              JOIN pg_catalog.pg_roles m ON m.oid OPERATOR(pg_catalog.=) a.member, owner
+         WHERE NOT m.rolsuper AND NOT pg_catalog.pg_has_role(m.oid, owner.oid, 'MEMBER')),
 -- The unique, valid, immediate indexes of nodes, by their columns.
 uniq AS (SELECT x.indpred IS NOT NULL AS partial,
                 ARRAY(SELECT a.attname::pg_catalog.text
@@ -421,6 +434,10 @@ SELECT p FROM (
        OR (o.kind OPERATOR(pg_catalog.=) 'function' AND o.privilege_type OPERATOR(pg_catalog.=) 'EXECUTE'
            AND (o.role OPERATOR(pg_catalog.=) 'PUBLIC'
                 OR o.obj OPERATOR(pg_catalog.~) '^function locality_uuid_registry[.](insert_node|next_node)[(]'))
+    UNION ALL
+    SELECT pg_catalog.format('role %s is a member of %s, which %s: REVOKE %s FROM %s',
+                             x.role, x.predefined, x.may, x.predefined, x.role)
+    FROM wide x
     UNION ALL
     SELECT pg_catalog.format('table %I has trigger %I', c.relname, t.tgname)
     FROM pg_catalog.pg_trigger t JOIN rels c ON t.tgrelid OPERATOR(pg_catalog.=) c.oid WHERE NOT t.tgisinternal

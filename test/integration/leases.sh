@@ -499,6 +499,27 @@ q reg -c "REVOKE INSERT ON locality_uuid_registry.nodes FROM leaser" >/dev/null
 got=""
 for _ in $(seq 200); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.3; done
 check "... and taken once it is its owner's alone again, without a restart (node $got)" '[ -n "$got" ]'
+# A member of a predefined role that writes (14+) or locks (17+) every
+# table, with no grant on the registry's objects (issue #50): refused at
+# the next start, naming the role and the REVOKE; taken once revoked.
+wide=""
+[ "$PG_MAJOR" -ge 14 ] && wide=pg_write_all_data
+[ "$PG_MAJOR" -ge 17 ] && wide="$wide pg_maintain"
+for role in $wide; do
+  q reg -c "CREATE ROLE etl_$role" -c "GRANT $role TO etl_$role" >/dev/null
+  pgctl o restart -m fast
+  out=""
+  for _ in $(seq 50); do
+    out=$(error_of o "SELECT locality_uuid()")
+    [[ $out == *refusing* ]] && break; sleep 0.2
+  done
+  check "a member of $role: refused at the next start: $out" \
+    '[[ $out == *"refusing the registry: it is not its owner'"'"'s alone: role etl_$role is a member of $role, which may "*": REVOKE $role FROM etl_$role"* ]]'
+  q reg -c "REVOKE $role FROM etl_$role" >/dev/null
+  got=""
+  for _ in $(seq 200); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.3; done
+  check "... and taken once revoked, without a restart (node $got)" '[ -n "$got" ]'
+done
 pgctl o stop -m fast
 
 # --- leases without preloading ----------------------------------------------------
@@ -508,6 +529,16 @@ q reg -c "SELECT pg_reload_conf()" -c "CREATE EXTENSION locality_uuid" >/dev/nul
 out=$(error_of reg "SELECT locality_uuid()")
 check "every server-wide id refused, none made with another value: $out" \
   '[ "$out" = "55000: locality_uuid.registry is set, but the library is not preloaded" ]'
+# What an ordinary role sees of the string there (issue #50): PostgreSQL
+# shows a setting no loaded library has defined to anyone, so before its
+# session loads the library the string is visible (doc/fleets.md: keep the
+# password in a passfile); from the library's load on, in that session,
+# the setting is the superusers' (42501), as on a server that preloads.
+q reg -c "CREATE ROLE plain LOGIN" >/dev/null
+before=$(q reg -U plain -c "SHOW locality_uuid.registry" 2>&1)
+rc=0; after=$(q reg -U plain -v VERBOSITY=verbose -c "SELECT locality_uuid_node('20be0ffc-314a-bd53-7a50-013a65ca76d2')" -c "SHOW locality_uuid.registry" 2>&1) || rc=$?
+check "not preloaded, an ordinary role sees the string until its session loads the library ('$before'), then not (exit $rc)" \
+  '[ "$before" = "host=$WORK port=${PORT[reg]} dbname=postgres user=leaser" ] && [ $rc != 0 ] && grep -q "ERROR:  42501" <<<"$after" && [[ $after != *leaser* ]]'
 
 echo
 [ "$failures" = 0 ] && echo "all lease checks passed" || { echo "$failures lease checks FAILED"; exit 1; }
