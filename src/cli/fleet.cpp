@@ -640,18 +640,75 @@ GROUP BY 1 ORDER BY 1$q$,
 )SQL";
 
 // The table and every partition or child under it, as an array of oids,
-// and the statement that locks them all (ACCESS SHARE, as the scan would:
-// no view can replace a table meanwhile).
+// and the statement that locks its tables (LOCK TABLE takes no
+// materialized view: one is read under the read's own ACCESS SHARE; any
+// other kind is refused below, by kScanTargetSql's answer): no view can replace a table
+// meanwhile, and (SHARE UPDATE EXCLUSIVE, where the scanner may take it:
+// writes go on) no index or statistics object can be added between the
+// check of what planning would run (kScanCodeSql) and the planning. A
+// scanner with SELECT alone takes ACCESS SHARE, as the scan would
+// (doc/fleets.md says so). MAINTAIN is not asked: before 17 the privilege
+// does not exist.
 const char kScanTreeSql[] = R"SQL(
 WITH RECURSIVE tree(oid) AS (
     SELECT $1::pg_catalog.oid
     UNION
     SELECT i.inhrelid FROM pg_catalog.pg_inherits i JOIN tree ON i.inhparent OPERATOR(pg_catalog.=) tree.oid)
-SELECT pg_catalog.array_agg(oid)::pg_catalog.text,
-       'LOCK TABLE ' OPERATOR(pg_catalog.||)
-           pg_catalog.string_agg(pg_catalog.format('ONLY %s', oid::pg_catalog.regclass), ', ') OPERATOR(pg_catalog.||)
-           ' IN ACCESS SHARE MODE'
-FROM tree
+SELECT pg_catalog.array_agg(tree.oid)::pg_catalog.text,
+       COALESCE('LOCK TABLE ' OPERATOR(pg_catalog.||)
+                pg_catalog.string_agg(pg_catalog.format('ONLY %s', tree.oid::pg_catalog.regclass), ', ')
+                    FILTER (WHERE c.relkind OPERATOR(pg_catalog.=) ANY ('{r,p}'::pg_catalog."char"[])) OPERATOR(pg_catalog.||)
+                CASE WHEN pg_catalog.bool_and(pg_catalog.has_table_privilege(tree.oid, 'UPDATE, DELETE, TRUNCATE'))
+                     THEN ' IN SHARE UPDATE EXCLUSIVE MODE' ELSE ' IN ACCESS SHARE MODE' END, '')
+FROM tree JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) tree.oid
+)SQL";
+
+// What planning the scan would run with the scanner's rights: the planner
+// folds index expressions and predicates, CHECK constraints, partition keys
+// (a partition's bound is its ancestors' key), extended statistics'
+// expressions and virtual generated columns, so a function or operator in
+// them that is not pg_catalog's would run as the one who scans. Each of
+// those records a pg_depend row for every function and operator it calls
+// that is not built in (built-ins are pinned and record none), the same
+// from 13 to 19. $1: the tree (oid[]), $2: the table, $3: the column.
+// One row per call found, as the refusal says it.
+const char kScanCodeSql[] = R"SQL(
+WITH rels AS (SELECT t.oid FROM pg_catalog.unnest($1::pg_catalog.oid[]) t(oid)
+              UNION SELECT a.relid FROM pg_catalog.pg_partition_ancestors($2::pg_catalog.oid) a),
+holders(classid, objid, what) AS (
+    SELECT 'pg_catalog.pg_class'::pg_catalog.regclass::pg_catalog.oid, x.indexrelid,
+           pg_catalog.format('index %s', x.indexrelid::pg_catalog.regclass)
+    FROM pg_catalog.pg_index x JOIN rels r ON x.indrelid OPERATOR(pg_catalog.=) r.oid
+    UNION ALL
+    SELECT 'pg_catalog.pg_constraint'::pg_catalog.regclass::pg_catalog.oid, c.oid,
+           pg_catalog.format('constraint %I of %s', c.conname, c.conrelid::pg_catalog.regclass)
+    FROM pg_catalog.pg_constraint c JOIN rels r ON c.conrelid OPERATOR(pg_catalog.=) r.oid
+    UNION ALL
+    SELECT 'pg_catalog.pg_class'::pg_catalog.regclass::pg_catalog.oid, r.oid,
+           pg_catalog.format('the partition key of %s', r.oid::pg_catalog.regclass)
+    FROM rels r
+    UNION ALL
+    SELECT 'pg_catalog.pg_statistic_ext'::pg_catalog.regclass::pg_catalog.oid, s.oid,
+           pg_catalog.format('statistics object %I', s.stxname)
+    FROM pg_catalog.pg_statistic_ext s JOIN rels r ON s.stxrelid OPERATOR(pg_catalog.=) r.oid
+    UNION ALL
+    SELECT 'pg_catalog.pg_attrdef'::pg_catalog.regclass::pg_catalog.oid, d.oid,
+           pg_catalog.format('generated column %I of %s', a.attname, a.attrelid::pg_catalog.regclass)
+    FROM pg_catalog.pg_attribute a JOIN rels r ON a.attrelid OPERATOR(pg_catalog.=) r.oid
+         JOIN pg_catalog.pg_attrdef d ON d.adrelid OPERATOR(pg_catalog.=) a.attrelid AND d.adnum OPERATOR(pg_catalog.=) a.attnum
+    WHERE a.attname OPERATOR(pg_catalog.=) $3::pg_catalog.name AND a.attgenerated::pg_catalog.text OPERATOR(pg_catalog.=) 'v')
+SELECT DISTINCT pg_catalog.format('%s calls %s', h.what,
+         CASE WHEN p.oid IS NOT NULL THEN 'function ' OPERATOR(pg_catalog.||) p.oid::pg_catalog.regprocedure::pg_catalog.text
+              ELSE 'operator ' OPERATOR(pg_catalog.||) o.oid::pg_catalog.regoperator::pg_catalog.text END)
+FROM holders h
+JOIN pg_catalog.pg_depend d ON d.classid OPERATOR(pg_catalog.=) h.classid AND d.objid OPERATOR(pg_catalog.=) h.objid
+LEFT JOIN pg_catalog.pg_proc p ON d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid
+                               AND p.oid OPERATOR(pg_catalog.=) d.refobjid
+LEFT JOIN pg_catalog.pg_operator o ON d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_operator'::pg_catalog.regclass::pg_catalog.oid
+                                   AND o.oid OPERATOR(pg_catalog.=) d.refobjid
+WHERE p.pronamespace OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.regnamespace::pg_catalog.oid
+   OR o.oprnamespace OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.regnamespace::pg_catalog.oid
+ORDER BY 1
 )SQL";
 
 // What the scan would read, once locked: the relkinds of the tree's
@@ -718,7 +775,7 @@ int fleet_scan(int argc, char **argv) {
         !conn.exec("BEGIN", &error))
         return data_error(error);
     if (!conn.exec(kScanTreeSql, {table}, &k, &error) || !k.text_at(0, 0, &tree) || !k.text_at(0, 1, &lock) ||
-        !conn.exec(lock, &error) ||
+        (!lock.empty() && !conn.exec(lock, &error)) ||
         !conn.exec(kScanTargetSql, {table, o.get("--column"), tree}, &k, &error) || !k.text_at(0, 0, &kinds) ||
         !k.text_at(0, 1, &is_uuid))
         return data_error(error.empty() ? "could not read what " + o.get("--table") + " is" : error);
@@ -728,6 +785,19 @@ int fleet_scan(int argc, char **argv) {
                           kinds + "'), whose reading would run its owner's code");
     if (is_uuid != "t")
         return data_error("column " + o.get("--column") + " of " + o.get("--table") + " is not of type uuid");
+    PgResult code;
+    if (!conn.exec(kScanCodeSql, {tree, table, o.get("--column")}, &code, &error)) return data_error(error);
+    if (code.rows() > 0) {
+        std::string calls;
+        for (int i = 0; i < code.rows(); ++i) {
+            std::string call;
+            code.text_at(i, 0, &call);
+            calls += (i > 0 ? "; " : "") + call;
+        }
+        return data_error("fleet scan will not read " + o.get("--table") + ": planning the read would run code of its "
+                          "owner's with the scanner's rights: " + calls + " (only pg_catalog's functions and operators "
+                          "may be called there; doc/fleets.md, \"Finding a shared value\")");
+    }
     PgResult q;
     std::string query;
     if (!conn.exec(kScanQuerySql, {tree, o.get("--column"), sample}, &q, &error))

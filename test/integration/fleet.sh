@@ -370,6 +370,11 @@ q c01 -c "CREATE TABLE porders (id uuid, k int) PARTITION BY RANGE (k)" \
 scan=$("$CLI" fleet scan --dsn "$(dsn c01)" --table porders --column id)
 check "fleet scan of a partitioned table reads both partitions: $(tail -n 1 <<<"$scan" | tr -s ' ')" \
   'grep -Eq "^ +$(node_of h01) +1000 " <<<"$scan"'
+# A materialized view (LOCK TABLE takes none: read under its own lock).
+q c01 -c "CREATE MATERIALIZED VIEW orders_mv AS SELECT id FROM orders" >/dev/null
+scan=$("$CLI" fleet scan --dsn "$(dsn c01)" --table orders_mv --column id)
+check "fleet scan of a materialized view: $(tail -n 1 <<<"$scan" | tr -s ' ')" \
+  'grep -Eq "^ +$(node_of h01) +1010 +2025-06-01T00:00:00.000Z +2026-01-01T16:40:00.000Z" <<<"$scan"'
 # A value no claim holds: listed as such, exit 1. (The scan reads the
 # bytes: no extension needed in the database it reads.)
 unheld=$(psql -X -q -At -h "$WORK" -p "${PORT[reg]}" -U postgres -d postgres -c \
@@ -387,6 +392,52 @@ rc=0; out=$("$CLI" fleet scan --dsn "$(dsn c01)" --table orders_view --column id
 check "fleet scan refuses a view (exit $rc): $out" '[ $rc = 1 ] && grep -q "orders_view is or holds another kind of relation (pg_class.relkind .v.)" <<<"$out"'
 rc=0; out=$("$CLI" fleet scan --dsn "host=$WORK port=${PORT[c01]} user=postgres dbname=bare" --table t --column label 2>&1) || rc=$?
 check "... and a column that is not a uuid (exit $rc): $out" '[ $rc = 1 ] && [ "$out" = "locality-uuid: column label of t is not of type uuid" ]'
+# What planning the read would run with the scanner's rights (issue #50):
+# a table owner's IMMUTABLE function, which counts its calls, in an index
+# expression, an index predicate (through an operator of its own), a CHECK
+# constraint, a partition key (the parent's and a partition's own read)
+# and an expression statistics object (14+). Each refused with the call
+# named, and the trap never runs during any scan (its count read after the
+# index builds, which call it); a table without such code is read as
+# before.
+q c01 -c "CREATE ROLE tenant LOGIN" -c "CREATE SCHEMA scantrap AUTHORIZATION tenant" >/dev/null
+psql -X -q -v ON_ERROR_STOP=1 -h "$WORK" -p "${PORT[c01]}" -U tenant -d postgres <<'SQL'
+CREATE SEQUENCE scantrap.ran;
+CREATE FUNCTION scantrap.k() RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$BEGIN PERFORM nextval('scantrap.ran'); RETURN 0; END$$;
+CREATE FUNCTION scantrap.eq(int, int) RETURNS bool IMMUTABLE LANGUAGE plpgsql AS $$BEGIN PERFORM nextval('scantrap.ran'); RETURN $1 = $2; END$$;
+CREATE OPERATOR scantrap.=== (LEFTARG = int, RIGHTARG = int, FUNCTION = scantrap.eq);
+CREATE TABLE scantrap.by_index (id uuid, n int);
+CREATE INDEX ON scantrap.by_index ((n + scantrap.k()));
+CREATE TABLE scantrap.by_predicate (id uuid, n int);
+CREATE INDEX ON scantrap.by_predicate (n) WHERE n OPERATOR(scantrap.===) 1;
+CREATE TABLE scantrap.by_check (id uuid, n int CONSTRAINT n_ok CHECK (n > scantrap.k()));
+CREATE TABLE scantrap.by_key (id uuid, n int) PARTITION BY RANGE ((n + scantrap.k()));
+CREATE TABLE scantrap.by_key_1 PARTITION OF scantrap.by_key FOR VALUES FROM (0) TO (10);
+CREATE TABLE scantrap.plain (id uuid, n int);
+CREATE INDEX ON scantrap.plain (n);
+SQL
+traps="by_index|index scantrap.by_index_expr_idx calls function scantrap.k()
+by_predicate|index scantrap.by_predicate_n_idx calls operator scantrap.===(integer,integer)
+by_check|constraint n_ok of scantrap.by_check calls function scantrap.k()
+by_key|the partition key of scantrap.by_key calls function scantrap.k()
+by_key_1|the partition key of scantrap.by_key calls function scantrap.k()"
+if [ "$PG_MAJOR" -ge 14 ]; then
+  psql -X -q -v ON_ERROR_STOP=1 -h "$WORK" -p "${PORT[c01]}" -U tenant -d postgres \
+    -c "CREATE TABLE scantrap.by_statistics (id uuid, n int)" \
+    -c "CREATE STATISTICS scantrap.st ON (n + scantrap.k()), n FROM scantrap.by_statistics"
+  traps="$traps
+by_statistics|statistics object st calls function scantrap.k()"
+fi
+ran_before=$(q c01 -c "SELECT last_value FROM scantrap.ran")
+while IFS='|' read -r table said; do
+  rc=0; out=$("$CLI" fleet scan --dsn "$(dsn c01)" --table "scantrap.$table" --column id 2>&1) || rc=$?
+  check "fleet scan refuses scantrap.$table, whose planning would run the tenant's code (exit $rc): $out" \
+    '[ $rc = 1 ] && grep -qF "locality-uuid: fleet scan will not read scantrap.$table: planning the read would run code of its owner'"'"'s with the scanner'"'"'s rights: " <<<"$out" && grep -qF "$said" <<<"$out"'
+done <<<"$traps"
+rc=0; out=$("$CLI" fleet scan --dsn "$(dsn c01)" --table scantrap.plain --column id 2>&1) || rc=$?
+ran_after=$(q c01 -c "SELECT last_value FROM scantrap.ran")
+check "... the trap never ran in those scans (count $ran_before, then $ran_after), and a table without such code is read (exit $rc)" \
+  '[ "$ran_before" = "$ran_after" ] && [ $rc = 0 ] && [[ $out == *node*ids*first*last* ]]'
 
 
 # --- what other roles can do (issue #42) --------------------------------------------------
@@ -489,8 +540,32 @@ USAGE ON SEQUENCE locality_uuid_registry.node_values TO mallory|role mallory has
 EXECUTE ON FUNCTION locality_uuid_registry.insert_node(integer, text, text, text, text, text) TO mallory|role mallory has EXECUTE on function locality_uuid_registry.insert_node(
 EXECUTE ON FUNCTION locality_uuid_registry.claim(text, text, text, integer, text) TO PUBLIC|role PUBLIC has EXECUTE on function locality_uuid_registry.claim(
 GRANTS
+# Predefined roles that write or lock every table with no grant on it
+# (issue #50): pg_write_all_data (14+) made a member directly, and through
+# a group role (the REVOKE names the group); pg_maintain (17+). A major
+# without the role has nothing to refuse.
+if [ "$PG_MAJOR" -ge 14 ]; then
+  r2q postgres -c "CREATE ROLE etl_group NOLOGIN" -c "GRANT etl_group TO mallory" >/dev/null
+  for how in mallory etl_group; do
+    r2q postgres -c "GRANT pg_write_all_data TO $how" >/dev/null
+    rc=0; out=$(claim2 regowner hostD 2>&1) || rc=$?
+    check "... and while $how is a member of pg_write_all_data (exit $rc)" \
+      '[ $rc = 1 ] && grep -qF "role $how is a member of pg_write_all_data, which may write every table and sequence: REVOKE pg_write_all_data FROM $how" <<<"$out"'
+    r2q postgres -c "REVOKE pg_write_all_data FROM $how" >/dev/null
+  done
+  if [ "$PG_MAJOR" -ge 17 ]; then
+    r2q postgres -c "GRANT pg_maintain TO mallory" >/dev/null
+    rc=0; out=$(claim2 regowner hostD 2>&1) || rc=$?
+    check "... and while mallory is a member of pg_maintain (exit $rc)" \
+      '[ $rc = 1 ] && grep -qF "role mallory is a member of pg_maintain, which may lock every table: REVOKE pg_maintain FROM mallory" <<<"$out"'
+    r2q postgres -c "REVOKE pg_maintain FROM mallory" >/dev/null
+  fi
+  # The owner's own members and superusers act as the owner already.
+  r2q postgres -c "CREATE ROLE owner_member NOLOGIN IN ROLE regowner" -c "GRANT pg_write_all_data TO owner_member, postgres" >/dev/null
+fi
 out=$(claim2 regowner hostD 2>&1 | head -n 1)
-check "... and, every grant revoked, it claims: $out" '[[ $out == "node "*"a new claim for hostD"* ]]'
+check "... and, every grant revoked, it claims (the owner's member and a superuser in pg_write_all_data): $out" '[[ $out == "node "*"a new claim for hostD"* ]]'
+[ "$PG_MAJOR" -lt 14 ] || r2q postgres -c "REVOKE pg_write_all_data FROM owner_member, postgres" >/dev/null
 # A registry found in place is judged before fleet registry changes it: a
 # layout-1 registry whose tables mallory may write (1.3-era grants) and
 # where she put a trigger. Refused with nothing changed: her trigger never
