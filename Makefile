@@ -85,6 +85,14 @@ $(OBJECT_DIRS):
 # default dialect is C++14.
 override BITCODE_CXXFLAGS += $(LOCALITY_CXXFLAGS)
 
+# COPT, which PostgreSQL's makefiles append to the C flags only, is
+# appended to the C++ flags too (the module's and the CLI's): scripts/test.sh
+# builds with COPT=-g0 under qemu, where nothing reads debug information and
+# writing it costs emulated time.
+ifdef COPT
+override CXXFLAGS += $(COPT)
+endif
+
 # An install script of a later version: 1.0 and the updates up to it.
 $(DATA_built): locality_uuid--%.sql: $(EXTENSION_SCRIPTS) $(SOURCE_DIR)/extension/assemble.sh
 	sh $(SOURCE_DIR)/extension/assemble.sh $* $(SOURCE_DIR)/extension >$@.tmp

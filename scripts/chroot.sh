@@ -31,22 +31,34 @@ is_emulated() { [ -n "${QEMU_OF_ARCH[$1]:-}" ]; }
 known_target() { is_arch_target "$1" || [ -n "${SUITE_OF_MAJOR[$1]:-}" ]; }
 
 # Decides, once per run, how i386 runs: natively if this kernel runs 32-bit
-# x86 binaries itself (arch-test -n: no emulator asked), else under
-# user-mode qemu; LOCALITY_I386=qemu chooses qemu on any kernel (how the
-# qemu path is tested on a machine that runs i386 natively), =native
-# insists on native. Exports I386_RUNS (native or qemu) so the streams and
-# chroots a run starts agree, and says which in the run's output.
+# x86 binaries itself (arch-test -n: no emulator asked, with our qemu
+# handler, if an earlier run left it, switched off for the question), else
+# under user-mode qemu; LOCALITY_I386=qemu chooses qemu on any kernel (how
+# the qemu path is tested on a machine that runs i386 natively), =native
+# insists on native. Exports I386_RUNS (native or qemu) and I386_NATIVE
+# (yes or no: the kernel's own support) so the streams and chroots a run
+# starts agree; a run that runs i386 natively removes a handler left
+# behind, which would send every i386 binary to qemu.
 I386_QEMU_HANDLER=qemu-i386-locality-uuid
+I386_HANDLER_PATH=/proc/sys/fs/binfmt_misc/$I386_QEMU_HANDLER
 settle_i386() {
   if [ -z "${I386_RUNS:-}" ]; then
     ensure_packages arch-test || return 1
+    local was_on=0
+    if [ -e "$I386_HANDLER_PATH" ] && grep -qx enabled "$I386_HANDLER_PATH"; then
+      was_on=1
+      echo 0 >"$I386_HANDLER_PATH"
+    fi
+    if arch-test -n i386 >/dev/null 2>&1; then I386_NATIVE=yes; else I386_NATIVE=no; fi
+    [ $was_on = 0 ] || echo 1 >"$I386_HANDLER_PATH"
     case ${LOCALITY_I386:-auto} in
     qemu) I386_RUNS=qemu ;;
     native) I386_RUNS=native ;;
-    auto) if arch-test -n i386 >/dev/null 2>&1; then I386_RUNS=native; else I386_RUNS=qemu; fi ;;
+    auto) if [ $I386_NATIVE = yes ]; then I386_RUNS=native; else I386_RUNS=qemu; fi ;;
     *) echo "LOCALITY_I386 is auto, native or qemu, not '$LOCALITY_I386'" >&2; return 1 ;;
     esac
-    export I386_RUNS
+    export I386_RUNS I386_NATIVE
+    if [ $I386_RUNS = native ] && [ -e "$I386_HANDLER_PATH" ]; then echo -1 >"$I386_HANDLER_PATH"; fi
   fi
   [ "$I386_RUNS" = qemu ] && QEMU_OF_ARCH[i386]=i386
   return 0
@@ -58,8 +70,8 @@ settle_i386() {
 # for amd64 (its kernels run i386 natively): ours is qemu's own magic and
 # mask for 32-bit x86 ELF, flag F. A handler in binfmt_misc comes before
 # the kernel's own ELF loader, so once registered every i386 binary of this
-# machine runs under qemu; a run that registered it for LOCALITY_I386=qemu
-# on a kernel that runs i386 natively removes it at its end
+# machine runs under qemu; a run that registered it on a kernel that runs
+# i386 natively (LOCALITY_I386=qemu) removes it at its end
 # (unregister_i386_qemu).
 register_qemu() {
   local qemu=$1
@@ -67,7 +79,7 @@ register_qemu() {
     mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null ||
     [ -e /proc/sys/fs/binfmt_misc/register ] || return 1
   if [ "$qemu" = i386 ]; then
-    [ -e "/proc/sys/fs/binfmt_misc/$I386_QEMU_HANDLER" ] && return 0
+    [ -e "$I386_HANDLER_PATH" ] && return 0
     printf '%s' ":$I386_QEMU_HANDLER:M::\\x7fELF\\x01\\x01\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02\\x00\\x03\\x00:\\xff\\xff\\xff\\xff\\xff\\xfe\\xfe\\x00\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xfe\\xff\\xff\\xff:/usr/bin/qemu-i386-static:F" \
       >/proc/sys/fs/binfmt_misc/register
   else
@@ -76,8 +88,8 @@ register_qemu() {
   fi
 }
 unregister_i386_qemu() {
-  [ "${LOCALITY_I386:-}" = qemu ] && [ -e "/proc/sys/fs/binfmt_misc/$I386_QEMU_HANDLER" ] || return 0
-  echo -1 >"/proc/sys/fs/binfmt_misc/$I386_QEMU_HANDLER"
+  [ "${I386_NATIVE:-}" = yes ] && [ -e "$I386_HANDLER_PATH" ] || return 0
+  echo -1 >"$I386_HANDLER_PATH"
 }
 
 # This machine's Debian suite (bookworm).
@@ -159,7 +171,10 @@ chroot_recipe() {
 chroot_tarball() {
   local key name
   key=$(chroot_recipe "$1" | sha256sum | cut -c1-12)
-  if is_arch_target "$1"; then name="$1-$(host_suite)-pg$PG_MAJOR"; else name="pg$1-${SUITE_OF_MAJOR[$1]}"; fi
+  # (An emulated i386 chroot is another recipe: a name of its own, so
+  # neither mode's tarball replaces the other's.)
+  if is_arch_target "$1"; then name="$1$([ "$1" = i386 ] && is_emulated i386 && echo -qemu)-$(host_suite)-pg$PG_MAJOR"
+  else name="pg$1-${SUITE_OF_MAJOR[$1]}"; fi
   echo "$CHROOT_CACHE/$name-$key.tar"
 }
 

@@ -54,25 +54,35 @@ ensure_packages_without_services() {
       return
     fi
   fi
-  local saved="" rc=0
+  local saved="" rc=0 sig
   if [ -e "$POLICY_RC" ]; then
-    saved=$(mktemp "$POLICY_RC.locality-uuid.XXXXXX")
-    cp -p "$POLICY_RC" "$saved"
+    saved=$(mktemp "$POLICY_RC.locality-uuid.XXXXXX") && cp -p "$POLICY_RC" "$saved" ||
+      { rm -f "$saved"; echo "could not set $POLICY_RC aside" >&2; return 1; }
   fi
-  # Whatever happens to the install, the machine's own policy (or none) is
-  # back afterwards; the caller's traps are put back with it.
-  local traps
-  traps=$(trap -p EXIT INT TERM)
-  # shellcheck disable=SC2064
-  trap "policy_rc_restore '$saved'; exit 1" EXIT INT TERM
-  printf '#!/bin/sh\n# locality_uuid: no service starts while it installs packages\nexit 101\n' >"$POLICY_RC.new"
-  chmod 755 "$POLICY_RC.new"
-  mv -f "$POLICY_RC.new" "$POLICY_RC"
-  ensure_packages "${missing[@]}" || rc=$?
+  # A signal during the install puts the machine's policy (or none) back
+  # first, then is the caller's again (its own trap, or the default, which
+  # runs the caller's EXIT trap).
+  POLICY_RC_CALLER_TRAPS=$(trap -p INT TERM HUP QUIT)
+  for sig in INT TERM HUP QUIT; do
+    # shellcheck disable=SC2064
+    trap "policy_rc_interrupted $sig '$saved'" "$sig"
+  done
+  if printf '#!/bin/sh\n# locality_uuid: no service starts while it installs packages\nexit 101\n' >"$POLICY_RC.new" &&
+     chmod 755 "$POLICY_RC.new" && mv -f "$POLICY_RC.new" "$POLICY_RC"; then
+    ensure_packages "${missing[@]}" || rc=$?
+  else
+    echo "could not write $POLICY_RC" >&2; rc=1
+  fi
   policy_rc_restore "$saved"
-  trap - EXIT INT TERM
-  eval "$traps"
+  trap - INT TERM HUP QUIT
+  eval "$POLICY_RC_CALLER_TRAPS"
   return $rc
+}
+policy_rc_interrupted() {  # policy_rc_interrupted SIGNAL SAVED_COPY_OR_EMPTY
+  policy_rc_restore "$2"
+  trap - INT TERM HUP QUIT
+  eval "$POLICY_RC_CALLER_TRAPS"
+  kill -s "$1" "$BASHPID"
 }
 policy_rc_restore() {  # policy_rc_restore SAVED_COPY_OR_EMPTY (twice is harmless)
   if [ -z "$1" ]; then rm -f "$POLICY_RC"; elif [ -e "$1" ]; then mv -f "$1" "$POLICY_RC"; fi
@@ -146,6 +156,13 @@ copy_tree() {
   fi
 }
 
+# What a build under qemu (LOCALITY_EMULATED=1) leaves out, as make
+# options: LLVM bitcode (clang under emulation doubles the build; the
+# bitcode is checked natively: this machine, i386, every major) and debug
+# information (COPT=-g0: nothing reads it there, and writing it is
+# emulated work).
+emulated_build_options() { [ "${LOCALITY_EMULATED:-0}" = 1 ] && echo "with_llvm=no COPT=-g0"; return 0; }
+
 # Builds the extension and the CLI with PGXS, warnings as errors, and
 # installs both. Whatever an earlier run installed is removed first, and
 # the installed module must be the one just built: no suite can run
@@ -155,11 +172,7 @@ build_and_install_extension() {
   libdir=$("$PG_CONFIG" --pkglibdir)
   make -C "$ROOT" -s PG_CONFIG="$PG_CONFIG" uninstall >/dev/null 2>&1 || true
   make -C "$ROOT" -s PG_CONFIG="$PG_CONFIG" clean >/dev/null
-  # Under qemu, no LLVM bitcode: clang under emulation doubles the build,
-  # and the bitcode is checked natively (this machine, i386, every major).
-  local llvm=()
-  [ "${LOCALITY_EMULATED:-0}" = 1 ] && llvm=(with_llvm=no)
-  make -C "$ROOT" -s -j"$(nproc)" PG_CONFIG="$PG_CONFIG" WERROR=-Werror "${llvm[@]}" || return 1
+  make -C "$ROOT" -s -j"$(nproc)" PG_CONFIG="$PG_CONFIG" WERROR=-Werror $(emulated_build_options) || return 1
   install_built_extension || return 1
   echo "built and installed locality_uuid $(control_version) for PostgreSQL $PG_MAJOR"
 }
@@ -169,9 +182,7 @@ build_and_install_extension() {
 # built, nothing compiled again unless a source changed, and the installed
 # module must again be byte-identical to the tree's.
 install_built_extension() {
-  local llvm=()
-  [ "${LOCALITY_EMULATED:-0}" = 1 ] && llvm=(with_llvm=no)
-  make -C "$ROOT" -s -j"$(nproc)" PG_CONFIG="$PG_CONFIG" WERROR=-Werror "${llvm[@]}" install >/dev/null || return 1
+  make -C "$ROOT" -s -j"$(nproc)" PG_CONFIG="$PG_CONFIG" WERROR=-Werror $(emulated_build_options) install >/dev/null || return 1
   cmp "$ROOT/locality_uuid.so" "$("$PG_CONFIG" --pkglibdir)/locality_uuid.so"
 }
 

@@ -72,6 +72,9 @@ suite() {
     record ok "$name" $((SECONDS - start))
   else
     record FAILED "$name" $((SECONDS - start))
+    # What the suite said failed first (the end of its output may be a
+    # server's log), then the end of it.
+    grep -m 20 -E '^(FAIL|not ok|ERROR)' "$log" | sed 's/^/    ! /'
     tail -n 60 "$log" | sed 's/^/    | /'
     for f in "$LOCALITY_KEEP_LOGS"/*; do
       [ -f "$f" ] || continue
@@ -107,10 +110,17 @@ finish() {
   [ $failed -eq 0 ]
 }
 
+# The unit tests (CTest). Under qemu only their own target is built, without
+# debug information: the CLI, which the full build also makes, is built and
+# tested by build-install and the cli suite there already.
 unit_tests() {
-  local build="$ROOT/build"
-  cmake -S "$ROOT" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOCALITY_WERROR=ON >/dev/null &&
-    cmake --build "$build" -j"$(nproc)" >/dev/null &&
+  local build="$ROOT/build" configure=() target=()
+  if [ "${LOCALITY_EMULATED:-0}" = 1 ]; then
+    configure=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG")
+    target=(--target core_unit_tests)
+  fi
+  cmake -S "$ROOT" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOCALITY_WERROR=ON "${configure[@]}" >/dev/null &&
+    cmake --build "$build" -j"$(nproc)" "${target[@]}" >/dev/null &&
     (cd "$build" && ctest --output-on-failure -j"$(nproc)")
 }
 
@@ -234,7 +244,7 @@ if [ ${#arches[@]} -gt 0 ]; then
   done
 fi
 [[ " ${arches[*]} " == *" i386 "* ]] &&
-  log "i386 runs $([ "$I386_RUNS" = native ] && echo "natively" || echo "under qemu (${LOCALITY_I386:+LOCALITY_I386=qemu; }this kernel's own i386 support: $(arch-test -n i386 >/dev/null 2>&1 && echo yes || echo none))")"
+  log "i386 runs $([ "$I386_RUNS" = native ] && echo "natively" || echo "under qemu (LOCALITY_I386=${LOCALITY_I386:-auto}; this kernel runs i386 itself: $I386_NATIVE)")"
 
 # Every chroot is made (or found in the cache) at once, in the background,
 # beside this machine's suites: making one is mostly downloads and dpkg,
@@ -250,23 +260,24 @@ prepare_one() {
   fi
   mv "$LOGS/made-$t.part" "$LOGS/made-$t"
 }
-background=()
+# (Each in a subshell that says "failed" for it if it dies without a word:
+# a runner must never wait for a chroot that will not come.)
 for t in "${targets[@]}"; do
   [ -e "$LOGS/made-$t" ] && continue
-  prepare_one "$t" &
-  background+=($!)
+  ( prepare_one "$t"; [ -e "$LOGS/made-$t" ] || echo "failed 0 new" >"$LOGS/made-$t" ) &
 done
 
 # Two runners take the chroots as they are made, in the order below
 # (longest first where several are ready): each unpacks a fresh copy and
 # runs the per-major suites there, writing its output to
 # $LOGS/chroot-TARGET.out and "STATUS SECONDS" to .rc ("prepare" when the
-# chroot could not be made). On 2 cores two runners beside this machine's
-# suites keep both busy: much of a suite's time is servers' I/O, fsyncs
-# and waits. Each chroot has a network namespace of its own, so its
-# servers' ports never meet another's.
+# chroot could not be made). The emulated architectures come first when
+# ready: under qemu they are the longest. A run keeps both cores busy (its
+# CPU pressure stays near 100%): more runners would not end it sooner.
+# Each chroot has a network namespace of its own, so its servers' ports
+# never meet another's.
 run_order=()
-for t in 13 19 arm64 s390x 17 18 i386; do
+for t in s390x arm64 13 19 17 18 i386; do
   [[ " ${targets[*]} " == *" $t "* ]] && run_order+=("$t")
 done
 for t in "${targets[@]}"; do [[ " ${run_order[*]} " == *" $t "* ]] || run_order+=("$t"); done
@@ -294,11 +305,14 @@ chroot_runner() {
     echo "$rc $((SECONDS - start))" >"$LOGS/chroot-$t.rc"
   done
 }
-for _ in 1 2; do
+runners=()
+for _ in 1 2 3; do
   chroot_runner &
-  background+=($!)
+  runners+=($!)
 done
-trap 'kill ${background[*]} 2>/dev/null; unregister_i386_qemu' EXIT
+# At the end (or an early exit): the background jobs still running, never
+# a pid that has since been reused.
+trap 'kill $(jobs -pr) 2>/dev/null; unregister_i386_qemu' EXIT
 
 host_start=$SECONDS
 if [ "$mode" = chroots ]; then
@@ -319,9 +333,23 @@ host_took=$((SECONDS - host_start))
 chroot_times=()
 for t in "${targets[@]}"; do
   log "$(describe_target "$t") in a chroot"
-  while [ ! -e "$LOGS/chroot-$t.rc" ]; do sleep 2; done
+  # (A target whose result never comes, every runner gone, is lost: said
+  # as a failure, never waited for.)
+  while [ ! -e "$LOGS/chroot-$t.rc" ]; do
+    alive=0
+    for r in "${runners[@]}"; do kill -0 "$r" 2>/dev/null && alive=1; done
+    [ $alive = 1 ] || [ -e "$LOGS/chroot-$t.rc" ] || { echo "lost 0" >"$LOGS/chroot-$t.rc"; break; }
+    sleep 2
+  done
   read -r rc took <"$LOGS/chroot-$t.rc"
-  read -r _ made how <"$LOGS/made-$t"
+  made=0 how=new
+  [ ! -e "$LOGS/made-$t" ] || read -r _ made how <"$LOGS/made-$t"
+  if [ "$rc" = lost ]; then
+    record FAILED "$t/lost" 0
+    echo "    | no runner reported on it: the runners ended without its result"
+    chroot_times+=("$(printf '%-44s lost' "$(describe_target "$t")")")
+    continue
+  fi
   if [ "$rc" = prepare ]; then
     record FAILED "$t/chroot" "$made"
     tail -n 30 "$LOGS/prepare-$t.log" | sed 's/^/    | /'

@@ -28,13 +28,13 @@ set -euo pipefail
 # services (this suite runs its own, on ports of its own): under the
 # machine's policy-rc.d where it refuses starts, else under one of ours that
 # is gone afterwards (common.sh).
+services() { { pgrep -x etcd; pgrep -f '^/usr/bin/python3 /usr/bin/patroni'; } | sort || true; }
+before=$(services)
 ensure_packages_without_services patroni etcd-server || { echo "FAIL: could not install patroni etcd-server"; exit 1; }
-# Their packaged services never ran: no etcd or Patroni process but this
-# suite's own (started below) may exist.
-if pgrep -x etcd >/dev/null || pgrep -f '^/usr/bin/python3 /usr/bin/patroni' >/dev/null; then
-  echo "FAIL: an etcd or Patroni service is running (pids: $(pgrep -x etcd) $(pgrep -f '^/usr/bin/python3 /usr/bin/patroni'))"
-  exit 1
-fi
+# Their packaged services never ran: no etcd or Patroni process is new
+# (this suite starts its own below).
+new_services=$(comm -13 <(echo "$before") <(services) | grep . || true)
+[ -z "$new_services" ] || { echo "FAIL: the install started etcd or Patroni (pids $new_services)"; exit 1; }
 
 WORK=$(mktemp -d /tmp/locality-patroni.XXXXXX)
 chmod 755 "$WORK"

@@ -30,7 +30,8 @@ ensure_packages() {
   case ${INSTALL:-ok} in
   ok) return 0 ;;
   fail) return 100 ;;
-  hang) touch "$WORK/hanging"; sleep 60 ;;
+  # (wait, not sleep: the TERM trap runs at once)
+  hang) sleep 60 >/dev/null 2>&1 & echo $! >"$WORK/sleeper"; touch "$WORK/hanging"; wait $! ;;
   esac
 }
 # A package name no machine has, so the install is always attempted.
@@ -79,6 +80,7 @@ for start in allowing none; do
   for _ in $(seq 100); do [ -e "$WORK/hanging" ] && break; sleep 0.1; done
   during=$(digest)
   kill -TERM "$pid"; wait "$pid" 2>/dev/null
+  kill "$(cat "$WORK/sleeper")" 2>/dev/null
   check "killed during the install ($start policy): ours was in place, the machine's back" \
     '[ "$during" != "$before" ] && [ "$(digest)" = "$before" ]'
 done
