@@ -8,12 +8,18 @@ export ROOT
 
 log() { printf '\n==> %s\n' "$*" >&2; }
 
+# The named Debian packages that are not installed, one a line.
+missing_packages() {
+  local p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || echo "$p"
+  done
+}
+
 # Installs the named Debian packages that are not installed yet.
 ensure_packages() {
-  local missing=() p
-  for p in "$@"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-  done
+  local missing=()
+  mapfile -t missing < <(missing_packages "$@")
   [ ${#missing[@]} -eq 0 ] && return 0
   if [ "$(id -u)" -ne 0 ]; then
     echo "missing packages: ${missing[*]} (run as root to install them)" >&2
@@ -40,10 +46,8 @@ ensure_packages() {
 # Returns ensure_packages' status.
 POLICY_RC=${LOCALITY_POLICY_RC:-/usr/sbin/policy-rc.d}  # the test points it elsewhere
 ensure_packages_without_services() {
-  local missing=() p
-  for p in "$@"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-  done
+  local missing=()
+  mapfile -t missing < <(missing_packages "$@")
   [ ${#missing[@]} -eq 0 ] && return 0
   local probe=0
   if [ -e "$POLICY_RC" ]; then

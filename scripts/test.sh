@@ -8,7 +8,7 @@
 # kernel without 32-bit x86; arm64 and s390x, weak memory order and
 # big-endian, under user-mode qemu) in a throw-away chroot
 # (scripts/chroot.sh, its own network namespace): every chroot is made (or
-# taken from the cache) at once when the run starts, and two runners run
+# taken from the cache) at once when the run starts, and three runners run
 # them as they are ready, each the per-major suites that can fail
 # differently there (why_not_here below, and doc/development.md: where each
 # suite runs, and why).
@@ -267,7 +267,7 @@ for t in "${targets[@]}"; do
   ( prepare_one "$t"; [ -e "$LOGS/made-$t" ] || echo "failed 0 new" >"$LOGS/made-$t" ) &
 done
 
-# Two runners take the chroots as they are made, in the order below
+# Three runners take the chroots as they are made, in the order below
 # (longest first where several are ready): each unpacks a fresh copy and
 # runs the per-major suites there, writing its output to
 # $LOGS/chroot-TARGET.out and "STATUS SECONDS" to .rc ("prepare" when the

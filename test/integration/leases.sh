@@ -477,13 +477,23 @@ check "... the next attempt's lease is (node $got, not the wasted $wasted; $(( $
 
 # --- a registry the servers must not trust ------------------------------------------
 echo; echo "== a registry another role may write"
+# refused_at_restart: o restarted; its id error once the worker refused
+# the registry (in $out). leased_again: o's node value once it holds a
+# lease again (in $got; empty if none came).
+refused_at_restart() {
+  pgctl o restart -m fast
+  out=""
+  for _ in $(seq 50); do
+    out=$(error_of o "SELECT locality_uuid()")
+    [[ $out == *refusing* ]] && break; sleep 0.2
+  done
+}
+leased_again() {
+  got=""
+  for _ in $(seq 200); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.3; done
+}
 q reg -c "GRANT INSERT ON locality_uuid_registry.nodes TO leaser" >/dev/null
-pgctl o restart -m fast
-out=""
-for _ in $(seq 50); do
-  out=$(error_of o "SELECT locality_uuid()")
-  [[ $out == *refusing* ]] && break; sleep 0.2
-done
+refused_at_restart
 check "refused, ids fail with why: $out" \
   '[[ $out == "55000: locality_uuid: no lease of a node value yet from the registry at "*": refusing the registry: it is not its owner'"'"'s alone: "*leaser* ]]'
 # (Audited against a registry of its own, trusted: this one is refused now.)
@@ -496,8 +506,7 @@ check "... fleet audit names the server waiting for its lease, and nothing else 
    [ "$(grep -c "^    fix:" <<<"$audit")" = 1 ]'
 shown_if_failed "$audit"
 q reg -c "REVOKE INSERT ON locality_uuid_registry.nodes FROM leaser" >/dev/null
-got=""
-for _ in $(seq 200); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.3; done
+leased_again
 check "... and taken once it is its owner's alone again, without a restart (node $got)" '[ -n "$got" ]'
 # A member of a predefined role that writes (14+) or locks (17+) every
 # table, with no grant on the registry's objects (issue #50): refused at
@@ -507,17 +516,11 @@ wide=""
 [ "$PG_MAJOR" -ge 17 ] && wide="$wide pg_maintain"
 for role in $wide; do
   q reg -c "CREATE ROLE etl_$role" -c "GRANT $role TO etl_$role" >/dev/null
-  pgctl o restart -m fast
-  out=""
-  for _ in $(seq 50); do
-    out=$(error_of o "SELECT locality_uuid()")
-    [[ $out == *refusing* ]] && break; sleep 0.2
-  done
+  refused_at_restart
   check "a member of $role: refused at the next start: $out" \
     '[[ $out == *"refusing the registry: it is not its owner'"'"'s alone: role etl_$role is a member of $role, which may "*": REVOKE $role FROM etl_$role"* ]]'
   q reg -c "REVOKE $role FROM etl_$role" >/dev/null
-  got=""
-  for _ in $(seq 200); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.3; done
+  leased_again
   check "... and taken once revoked, without a restart (node $got)" '[ -n "$got" ]'
 done
 pgctl o stop -m fast

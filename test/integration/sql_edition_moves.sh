@@ -211,12 +211,16 @@ PY
   }
   for step in "ids cedition 2" "cedition ids 3"; do
     read -r from to n <<<"$step"
-    for attempt in 1 2 3; do
-      next=$(handover "$from" "$to")
-      got=$(next_ids "$to")
-      # (A window that began between the two has a run of its own.)
-      [ "$(cut -d' ' -f4 <<<"$got")" = "$(cut -d' ' -f4 <<<"$next")" ] && break
-    done
+    # Runs are per 10-minute window: the handover and the first ids after
+    # it in one window (a boundary less than 60 s away is waited out), with
+    # a run of FROM's in it, so its next run place is a place, not 0 ("no
+    # run yet", which TO would answer with a run start of its own: a full
+    # run of the suite met one at 02:50:00).
+    s=$(( $(date +%s) % 600 )); [ "$s" -lt 540 ] || sleep $((601 - s))
+    as app move -c "SELECT $from.locality_uuid(true)" >/dev/null
+    next=$(handover "$from" "$to")
+    got=$(next_ids "$to")
+    [ "$(cut -d' ' -f5 <<<"$next")" != 0 ] || fail "$from had no run in window $(cut -d' ' -f4 <<<"$next")"
     [ "$got" = "$next" ] || fail "$to after the handover from $from: its first ids carry '$got', $from's next were '$next'"
     echo "ok: $to continues $from's counters exactly: variable, given-time, Hot Guid, window, run place: $got"
     as app move -c "$(make_ids "$to" "$n")"
