@@ -190,7 +190,13 @@ prepare_chroot() {
   unset 'args[-1]' 'args[-1]'
   local part
   part=$(mktemp "$CHROOT_CACHE/.$target.XXXXXX.tar")
-  timeout 1800 mmdebstrap -q --format=tar "${args[@]}" "${suite_mirror[0]}" "$part" "${suite_mirror[1]}" ||
+  # In a mount namespace of its own: the /dev, /proc and /sys mmdebstrap
+  # mounts in its working directory vanish with it, also when it is killed
+  # (they stayed behind in /tmp before). An emulated architecture's
+  # packages are configured under qemu: on 2 busy cores that took over 30
+  # minutes, hence the hour.
+  timeout 3600 unshare --mount --propagation private \
+    mmdebstrap -q --format=tar "${args[@]}" "${suite_mirror[0]}" "$part" "${suite_mirror[1]}" ||
     { rm -f "$part"; return 1; }
   mv "$part" "$tarball"
   # Tarballs of this target's earlier recipes are of no further use.
