@@ -26,6 +26,13 @@ CHROOT_ARCHES=(i386 arm64 s390x)
 # qemu too (settle_i386).
 declare -A QEMU_OF_ARCH=([arm64]=aarch64 [s390x]=s390x)
 
+# Architecture -> Debian's cross compiler for it (the GCC triplet of its
+# g++-TRIPLET package) and the chroot's multiarch directory. Under qemu the
+# extension, the CLI and the unit tests are compiled by this machine's
+# cross compiler, natively, and only run under qemu (cross_compiler_setup).
+declare -A CROSS_OF_ARCH=([arm64]=aarch64-linux-gnu [s390x]=s390x-linux-gnu [i386]=i686-linux-gnu)
+declare -A MULTIARCH_OF_ARCH=([arm64]=aarch64-linux-gnu [s390x]=s390x-linux-gnu [i386]=i386-linux-gnu)
+
 is_arch_target() { [ -n "${QEMU_OF_ARCH[$1]+x}" ] || [ "$1" = i386 ]; }
 is_emulated() { [ -n "${QEMU_OF_ARCH[$1]:-}" ]; }
 known_target() { is_arch_target "$1" || [ -n "${SUITE_OF_MAJOR[$1]:-}" ]; }
@@ -92,6 +99,20 @@ unregister_i386_qemu() {
   echo -1 >"$I386_HANDLER_PATH"
 }
 
+# Installs Debian's cross compiler for ARCH where this machine is x86-64
+# (the only loader and library directory run_in_chroot lends a chroot).
+ensure_cross_compiler() {
+  [ "$(dpkg --print-architecture)" = amd64 ] || return 1
+  ensure_packages "g++-${CROSS_OF_ARCH[$1]}"
+}
+# The triplet of ARCH's cross compiler when this machine can lend it to the
+# chroot; nothing (status 1) when it cannot.
+usable_cross_compiler() {
+  local triplet=${CROSS_OF_ARCH[$1]:-}
+  [ -n "$triplet" ] && [ "$(dpkg --print-architecture)" = amd64 ] && [ -x "/usr/bin/$triplet-g++" ] &&
+    [ -e /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 ] && echo "$triplet"
+}
+
 # This machine's Debian suite (bookworm).
 host_suite() { . /etc/os-release && echo "${VERSION_CODENAME:?}"; }
 
@@ -122,6 +143,8 @@ ensure_foreign_arch() {
   if [ -n "$qemu" ]; then
     ensure_packages qemu-user-static || return 1
     register_qemu "$qemu" || { echo "could not register qemu-$qemu with binfmt_misc" >&2; return 1; }
+    # Only speed depends on it: without it the chroot compiles under qemu.
+    ensure_cross_compiler "$arch" || echo "no cross compiler for $arch: its chroot compiles under qemu" >&2
   fi
   arch-test "$arch" >/dev/null || { echo "this machine cannot run $arch binaries${qemu:+, even under qemu-$qemu}" >&2; return 1; }
 }
@@ -223,13 +246,16 @@ prepare_chroot() {
 # only a loopback interface (no network: its packages are all in the
 # tarball). COMMAND sees LOCALITY_CHROOT=1.
 run_in_chroot() {
-  local target=$1 dir rc=0 major arch="" emulated=0
+  local target=$1 dir rc=0 major arch="" emulated=0 cross="" multiarch=""
   shift
   [ $# -gt 0 ] || set -- bash scripts/test.sh --this-major
   major=$(target_major "$target")
   if is_arch_target "$target"; then
     arch=$target
-    is_emulated "$target" && emulated=1
+    if is_emulated "$target"; then
+      emulated=1
+      cross=$(usable_cross_compiler "$target") && multiarch=${MULTIARCH_OF_ARCH[$target]}
+    fi
   fi
   dir=$(mktemp -d "/var/tmp/locality-uuid-$target.XXXXXX")
   if ensure_foreign_arch "$target" &&
@@ -240,8 +266,8 @@ run_in_chroot() {
     timeout --kill-after=30 "${CHROOT_TIMEOUT:-2400}" \
       unshare --mount --net --propagation private bash -c '
         set -e
-        dir=$1 major=$2 arch=$3 emulated=$4
-        shift 4
+        dir=$1 major=$2 arch=$3 emulated=$4 cross=$5 multiarch=$6
+        shift 6
         # A network namespace of its own (loopback only), so its servers
         # never meet the ports of the servers outside while both run tests.
         ip link set lo up
@@ -254,10 +280,44 @@ run_in_chroot() {
         ln -s /proc/self/fd "$dir/dev/fd"
         mkdir "$dir/dev/shm"
         mount -t tmpfs -o mode=1777,size=2g tmpfs "$dir/dev/shm"
+        # Under qemu, this machine lends its cross compiler for the
+        # architecture (read-only at /cross/usr), run natively: its x86-64
+        # loader and libraries are linked where it looks for them, paths
+        # the chroot itself never uses (a chroot that has one of them is
+        # lent nothing). Wrappers in /usr/local/lib/locality-cross link
+        # against the chroot libraries first (the linker scripts of the
+        # cross libc name /usr/TRIPLET, which the chroot has not). They are
+        # used (LOCALITY_CROSS) only when the lent GCC is the version of
+        # the chroot g++; else the chroot compiles under qemu, as it says.
+        cross_dir=""
+        if [ -n "$cross" ] && [ ! -e "$dir/lib64" ] && [ ! -L "$dir/lib64" ] &&
+           [ ! -e "$dir/usr/lib/x86_64-linux-gnu" ] && [ ! -L "$dir/usr/lib/x86_64-linux-gnu" ]; then
+          mkdir -p "$dir/cross/usr" "$dir/usr/lib64" "$dir/usr/local/lib/locality-cross"
+          mount --bind /usr "$dir/cross/usr"
+          mount -o remount,bind,ro "$dir/cross/usr"
+          ln -s usr/lib64 "$dir/lib64"
+          ln -s /cross/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 "$dir/usr/lib64/ld-linux-x86-64.so.2"
+          ln -s /cross/usr/lib/x86_64-linux-gnu "$dir/usr/lib/x86_64-linux-gnu"
+          for tool in gcc g++; do
+            printf "#!/bin/sh\nexec /cross/usr/bin/%s-%s -L/usr/lib/%s \"\$@\"\n" "$cross" "$tool" "$multiarch" \
+              >"$dir/usr/local/lib/locality-cross/$tool"
+            chmod 755 "$dir/usr/local/lib/locality-cross/$tool"
+          done
+          lent=$("/usr/bin/$cross-g++" -dumpfullversion)
+          own=$(chroot "$dir" g++ -dumpfullversion 2>/dev/null || echo "none")
+          if [ "$lent" = "$own" ]; then
+            cross_dir=/usr/local/lib/locality-cross
+            echo "compiled natively by the cross compiler $cross-g++ $lent (the version of the chroot g++); run under qemu"
+          else
+            echo "compiled under qemu: the cross compiler $cross-g++ is $lent, the chroot g++ $own"
+          fi
+        elif [ "$emulated" = 1 ]; then
+          echo "compiled under qemu: no cross compiler to lend${cross:+ (the chroot has /lib64 or /usr/lib/x86_64-linux-gnu)}"
+        fi
         exec chroot "$dir" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
-          PG_MAJOR="$major" LOCALITY_ARCH="$arch" LOCALITY_EMULATED="$emulated" LOCALITY_CHROOT=1 \
+          PG_MAJOR="$major" LOCALITY_ARCH="$arch" LOCALITY_EMULATED="$emulated" LOCALITY_CROSS="$cross_dir" LOCALITY_CHROOT=1 \
           bash -c "cd /src && exec \"\$@\"" in-chroot "$@"
-      ' chroot-"$target" "$dir" "$major" "$arch" "$emulated" "$@" || rc=$?
+      ' chroot-"$target" "$dir" "$major" "$arch" "$emulated" "$cross" "$multiarch" "$@" || rc=$?
   else
     echo "could not set up the $(describe_target "$target") chroot in $dir" >&2
     rc=1

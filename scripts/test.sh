@@ -111,12 +111,14 @@ finish() {
 }
 
 # The unit tests (CTest). Under qemu only their own target is built, without
-# debug information: the CLI, which the full build also makes, is built and
-# tested by build-install and the cli suite there already.
+# debug information (the CLI, which the full build also makes, is built and
+# tested by build-install and the cli suite there already), by the lent
+# cross compiler where there is one (emulated_build_options).
 unit_tests() {
   local build="$ROOT/build" configure=() target=()
   if [ "${LOCALITY_EMULATED:-0}" = 1 ]; then
     configure=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG")
+    [ -z "${LOCALITY_CROSS:-}" ] || configure+=(-DCMAKE_CXX_COMPILER="$LOCALITY_CROSS/g++")
     target=(--target core_unit_tests)
   fi
   cmake -S "$ROOT" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOCALITY_WERROR=ON "${configure[@]}" >/dev/null &&
