@@ -5,6 +5,8 @@
 #   - another architecture (i386, arm64, s390x), with this machine's suite
 #     and major: i386 runs natively on an x86-64 kernel, the others under
 #     user-mode qemu registered in binfmt_misc (ensure_foreign_arch).
+# Also here: the second lane of this machine's own suites (run_in_lane), an
+# overlay of this machine's root set up the same way.
 # Source it (after common.sh); scripts/test.sh and scripts/in_major.sh use it.
 #
 # A chroot's packages are cached as a tarball under $CHROOT_CACHE, keyed by
@@ -303,7 +305,7 @@ run_in_chroot() {
               >"$dir/usr/local/lib/locality-cross/$tool"
             chmod 755 "$dir/usr/local/lib/locality-cross/$tool"
           done
-          lent=$("/usr/bin/$cross-g++" -dumpfullversion)
+          lent=$("/usr/bin/$cross-g++" -dumpfullversion 2>/dev/null || echo "none")
           own=$(chroot "$dir" g++ -dumpfullversion 2>/dev/null || echo "none")
           if [ "$lent" = "$own" ]; then
             cross_dir=/usr/local/lib/locality-cross
@@ -337,6 +339,74 @@ run_in_chroot() {
   [ $left -eq 0 ] || { echo "stopped $left process(es) left in the chroot" >&2; sleep 2; }
   # The namespace is gone with its last process; check anyway before
   # deleting, never through a mount.
+  if grep -q " $dir/" /proc/mounts; then
+    echo "mounts still present under $dir; not removing it" >&2
+  else
+    rm -rf "$dir"
+  fi
+  return $rc
+}
+
+# new_lane: makes the directory of a second lane (see run_in_lane) with a
+# copy of this tree in it, the build outputs included, and prints it. Made
+# at once, before the other lane goes on building and cleaning in the tree.
+new_lane() {
+  local dir
+  dir=$(mktemp -d /var/tmp/locality-uuid-lane.XXXXXX) &&
+    mkdir "$dir/upper" "$dir/work" "$dir/root" "$dir/tree" &&
+    (cd "$ROOT" && tar --exclude='./build' --exclude='./build-*' --exclude=./results --exclude=./bench/results \
+       --exclude='./crash-*' -cf - .) | tar -xf - -C "$dir/tree" &&
+    echo "$dir" && return 0
+  [ -z "$dir" ] || rm -rf "$dir"
+  return 1
+}
+
+# run_in_lane DIR LOGS COMMAND...: runs COMMAND beside this machine's own
+# suites, on this machine's own software, in a second "lane" (DIR, from
+# new_lane): an overlay of this machine's root (its writes go to a
+# throw-away upper directory, so the packages, the installed module and the
+# files it writes are its own), in a mount namespace of its own with its
+# own /run (the servers' sockets) and /dev/shm, and a network namespace
+# with only a loopback interface (its servers' ports never meet the other
+# lane's). COMMAND runs in DIR's copy of the tree; LOGS, a directory of
+# this machine, is shared at the same path so the lane's logs outlive it.
+# What COMMAND writes under bench/results/ is copied back to this tree's,
+# as from a chroot. Its own PID namespace too: whatever it leaves running
+# (a server of a suite stopped by its timeout) ends with it. Returns
+# COMMAND's status; 97 when the lane could not be set up (no namespaces or
+# no overlay of the root here, say): COMMAND never started.
+run_in_lane() {
+  local dir=$1 logs=$2 rc=0
+  shift 2
+  [ -n "$dir" ] && [ -d "$dir/tree" ] || { echo "no lane directory '$dir'" >&2; return 97; }
+  timeout --kill-after=30 "${LANE_TIMEOUT:-3600}" \
+    unshare --mount --net --ipc --pid --fork --kill-child --propagation private bash -c '
+      set -e
+      dir=$1 logs=$2
+      shift 2
+      ip link set lo up
+      mount -t overlay overlay -o "lowerdir=/,upperdir=$dir/upper,workdir=$dir/work" "$dir/root"
+      mount -t proc proc "$dir/root/proc"
+      mount --rbind /sys "$dir/root/sys"
+      mount --rbind /dev "$dir/root/dev"
+      mount -t tmpfs -o mode=1777,size=2g tmpfs "$dir/root/dev/shm"
+      mount -t tmpfs -o mode=755 tmpfs "$dir/root/run"
+      chroot "$dir/root" install -d -o postgres -g postgres -m 2775 /run/postgresql
+      # (Where /tmp or /var/tmp is a file system of its own, the overlay
+      # has only its mount point.)
+      mkdir -p "$dir/root$dir/tree" "$dir/root$logs"
+      mount --bind "$dir/tree" "$dir/root$dir/tree"
+      mount --bind "$logs" "$dir/root$logs"
+      : >"$dir/started"
+      exec chroot "$dir/root" bash -c "cd \"\$0\" && exec \"\$@\"" "$dir/tree" "$@"
+    ' lane "$dir" "$logs" "$@" || rc=$?
+  [ -e "$dir/started" ] || rc=97
+  if [ -d "$dir/tree/bench/results" ]; then
+    mkdir -p "$ROOT/bench/results"
+    cp -a "$dir/tree/bench/results/." "$ROOT/bench/results/"
+  fi
+  # Its files: the overlay and its bind mounts existed only in its
+  # namespaces, gone with its last process, and were never seen from here.
   if grep -q " $dir/" /proc/mounts; then
     echo "mounts still present under $dir; not removing it" >&2
   else

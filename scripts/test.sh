@@ -2,7 +2,8 @@
 # README command 2: every test, on every PostgreSQL major Debian ships.
 #
 # On this machine's own major (15 on bookworm): every per-major suite
-# (major_suites below) and every integration script under test/integration.
+# (major_suites below) and every integration script under test/integration,
+# in two lanes at once (LANE_SUITES below; scripts/chroot.sh, run_in_lane).
 # Meanwhile, beside them, each other major (13, 17, 18, 19) and this
 # machine's major on other architectures (i386 natively, or under qemu on a
 # kernel without 32-bit x86; arm64 and s390x, weak memory order and
@@ -39,6 +40,7 @@ case "${1:-}" in
 --this-major) mode=this-major ;;
 --quick) mode=quick ;;
 --chroots) mode=chroots ;;
+--lane) mode=lane ;;  # (scripts/test.sh itself, in its second lane)
 "") ;;
 *) echo "usage: scripts/test.sh [--quick | --this-major | --chroots]" >&2; exit 2 ;;
 esac
@@ -47,7 +49,7 @@ passed=0
 failed=0
 failures=()
 timings=()   # "SECONDS NAME" of every suite, for the slowest ten
-LOGS=$(mktemp -d /tmp/locality-uuid-tests.XXXXXX)
+LOGS=${LOCALITY_LOGS:-$(mktemp -d /tmp/locality-uuid-tests.XXXXXX)}
 RUN_START=$SECONDS
 
 record() {  # record ok|FAILED NAME SECONDS [LOG]
@@ -60,11 +62,30 @@ record() {  # record ok|FAILED NAME SECONDS [LOG]
   fi
 }
 
+# This machine's suites run in two lanes at once (a full run): most of them
+# here, these in a second lane (run_in_lane: an overlay of this machine's
+# root with its own network) from the moment the build is installed. They
+# are long and touch nothing but their own servers and the installed
+# module, and together take about as long as the rest. A run that cannot
+# make a lane runs them here afterwards.
+LANE_SUITES=(ha copies leases sql-edition-ha fleet fill_plan state_faults bench_backfill concurrent_refills restart preload)
+# in_this_lane NAME: whether this run's lane (LOCALITY_LANE: "here", "lane",
+# or unset: every suite) runs the suite NAME.
+in_this_lane() {
+  case ${LOCALITY_LANE:-} in
+  here) [[ " ${LANE_SUITES[*]} " != *" $1 "* ]] ;;
+  lane) [[ " ${LANE_SUITES[*]} lane-install " == *" $1 "* ]] ;;
+  *) return 0 ;;
+  esac
+}
+
 # suite NAME COMMAND...: runs one suite of this major, keeping its output
 # in $LOGS; on failure shows the end of it. Returns the suite's status.
 # The servers' logs of a suite that fails (test/integration/lib/servers.sh,
-# keep_logs_if_failed) are kept beside its log and shown with it.
+# keep_logs_if_failed) are kept beside its log and shown with it. A suite
+# of the other lane is left to it, silently (it prints its own line).
 suite() {
+  in_this_lane "$1" || return 0
   local name="$SUITE_PREFIX/$1"; shift
   local start=$SECONDS log="$LOGS/${name//\//-}.log" f
   export LOCALITY_KEEP_LOGS="$LOGS/${name//\//-}.servers"
@@ -94,7 +115,7 @@ skip() { printf 'skip   %-34s (%s)\n' "$SUITE_PREFIX/$1" "$2"; }
 
 summary() {
   echo
-  if [ ${#timings[@]} -gt 0 ] && [ "$mode" != this-major ]; then
+  if [ ${#timings[@]} -gt 0 ] && [ "$mode" != this-major ] && [ "$mode" != lane ]; then
     echo "slowest suites:"
     printf '%s\n' "${timings[@]}" | sort -rn | head -n 10 | awk '{printf "  %5ds  %s\n", $1, $2}'
     echo "total: $(( (SECONDS - RUN_START) / 60 )) min $(( (SECONDS - RUN_START) % 60 )) s"
@@ -164,6 +185,7 @@ why_not_here() {
 
 # maybe NAME COMMAND...: the suite, or a line saying why it is left out here.
 maybe() {
+  in_this_lane "$1" || return 0
   local why
   why=$(why_not_here "$1")
   if [ -n "$why" ]; then skip "$1" "$why"; else suite "$@"; fi
@@ -173,6 +195,7 @@ maybe() {
 # fails stops everything (exit 3 tells an outer run that this was fatal).
 major_suites() {
   suite build-install build_and_install_extension || { finish; exit 3; }
+  [ -z "${AFTER_BUILD:-}" ] || "$AFTER_BUILD"
   suite unit-tests unit_tests
   maybe regress-per-backend regression -o locality_uuid.shared_counter=off
   suite regress-preloaded regression -o shared_preload_libraries=locality_uuid
@@ -194,12 +217,34 @@ major_suites() {
   maybe debian-package timeout --kill-after=30 900 bash "$ROOT/test/integration/debian_package.sh"
 }
 
+# Every suite of this machine: the per-major ones, then every integration
+# script the per-major ones do not run.
+this_machine_suites() {
+  major_suites
+  local t
+  for t in "$ROOT"/test/integration/*.sh; do
+    case "$(basename "$t")" in upgrade.sh | sql_edition*.sh | ha.sh | copies.sh | leases.sh | debian_package.sh) continue ;; esac  # per major, above
+    suite "$(basename "$t" .sh)" timeout --kill-after=30 1800 bash "$t"
+  done
+}
+
 # The integration suites of the inner loop (--quick): seconds each.
 QUICK_SUITES=(install_scripts upgrade make_install readme_examples cli sql_edition preload restart)
 
 if [ "$mode" = this-major ]; then
   ensure_packages "${BUILD_PACKAGES[@]}" "${MAJOR_TEST_PACKAGES[@]}" || exit 1
   major_suites
+  finish
+  exit
+fi
+
+if [ "$mode" = lane ]; then
+  # In the second lane (a copy of the tree, built by the other lane): that
+  # build is installed here again (make install, nothing compiled unless a
+  # source changed) and the installed module must be byte-identical to it.
+  export LOCALITY_LANE=lane
+  suite lane-install install_built_extension || { finish; exit 3; }
+  this_machine_suites
   finish
   exit
 fi
@@ -304,7 +349,7 @@ chroot_runner() {
     if [ "$status" != ok ]; then echo "prepare 0" >"$LOGS/chroot-$t.rc"; continue; fi
     start=$SECONDS rc=0
     run_in_chroot "$t" >"$LOGS/chroot-$t.out" 2>&1 || rc=$?
-    echo "$rc $((SECONDS - start))" >"$LOGS/chroot-$t.rc"
+    echo "$rc $((SECONDS - start))" >"$LOGS/chroot-$t.rc.part" && mv "$LOGS/chroot-$t.rc.part" "$LOGS/chroot-$t.rc"
   done
 }
 runners=()
@@ -316,16 +361,67 @@ done
 # a pid that has since been reused.
 trap 'kill $(jobs -pr) 2>/dev/null; unregister_i386_qemu' EXIT
 
+# The second lane of this machine's suites, started once the build is
+# installed; writes "STATUS SECONDS" to $LOGS/lane.rc when it ends.
+lane_pid=""
+start_lane() {
+  local dir
+  mkdir -p "$LOGS/lane"
+  dir=$(new_lane) || echo "could not make a lane directory" >"$LOGS/lane.out"
+  (
+    start=$SECONDS rc=0
+    LOCALITY_LOGS="$LOGS/lane" run_in_lane "$dir" "$LOGS" bash scripts/test.sh --lane >>"$LOGS/lane.out" 2>&1 || rc=$?
+    echo "$rc $((SECONDS - start))" >"$LOGS/lane.rc.part" && mv "$LOGS/lane.rc.part" "$LOGS/lane.rc"
+  ) &
+  lane_pid=$!
+}
+
+# fold_output FILE: the suite lines and closing tally a chroot or the lane
+# printed, folded into this run's (its suites' times join this run's).
+fold_output() {
+  local line
+  while IFS= read -r line; do
+    if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+      passed=$((passed + BASH_REMATCH[1])); failed=$((failed + BASH_REMATCH[2]))
+    elif [[ $line =~ ^(ok|FAILED)\ +([^ ]+)\ +([0-9]+)s$ ]]; then
+      timings+=("${BASH_REMATCH[3]} ${BASH_REMATCH[2]}")
+      [ "${BASH_REMATCH[1]}" = FAILED ] && failures+=("${BASH_REMATCH[2]}")
+      echo "$line"
+    elif [[ $line =~ ^(failed\ suites:|logs:) ]]; then
+      :
+    else
+      echo "$line"
+    fi
+  done <"$1"
+}
+
 host_start=$SECONDS
+lane_took=""
 if [ "$mode" = chroots ]; then
   skip "*" "--chroots: this machine's suites not run"
 else
   log "PostgreSQL $PG_MAJOR on this machine"
-  major_suites
-  for t in "$ROOT"/test/integration/*.sh; do
-    case "$(basename "$t")" in upgrade.sh | sql_edition*.sh | ha.sh | copies.sh | leases.sh | debian_package.sh) continue ;; esac  # per major, above
-    suite "$(basename "$t" .sh)" timeout --kill-after=30 1800 bash "$t"
-  done
+  export LOCALITY_LANE=here
+  AFTER_BUILD=start_lane
+  this_machine_suites
+  # The second lane's suites: its lines, or, where no lane could be made,
+  # the suites themselves, here, now.
+  while [ ! -e "$LOGS/lane.rc" ] && kill -0 "$lane_pid" 2>/dev/null; do sleep 2; done
+  lane_rc=lost
+  [ ! -e "$LOGS/lane.rc" ] || read -r lane_rc lane_took <"$LOGS/lane.rc"
+  if [ "$lane_rc" = 97 ]; then
+    log "no second lane on this machine ($(tail -n 1 "$LOGS/lane.out")): its suites run here"
+    lane_took=""
+    LOCALITY_LANE=lane AFTER_BUILD="" this_machine_suites
+  else
+    log "PostgreSQL $PG_MAJOR on this machine, second lane"
+    failed_before=$failed
+    [ ! -e "$LOGS/lane.out" ] || fold_output "$LOGS/lane.out"
+    if [ "$lane_rc" != 0 ] && [ $failed -eq "$failed_before" ]; then
+      record FAILED "pg$PG_MAJOR/lane" 0
+      tail -n 30 "$LOGS/lane.out" 2>/dev/null | sed 's/^/    | /'
+    fi
+  fi
 fi
 host_took=$((SECONDS - host_start))
 
@@ -359,21 +455,7 @@ for t in "${targets[@]}"; do
     continue
   fi
   failed_before=$failed
-  # The chroot printed its own suite lines; its closing tally is folded
-  # into this run's, and its suites' times join this run's.
-  while IFS= read -r line; do
-    if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-      passed=$((passed + BASH_REMATCH[1])); failed=$((failed + BASH_REMATCH[2]))
-    elif [[ $line =~ ^(ok|FAILED)\ +([^ ]+)\ +([0-9]+)s$ ]]; then
-      timings+=("${BASH_REMATCH[3]} ${BASH_REMATCH[2]}")
-      [ "${BASH_REMATCH[1]}" = FAILED ] && failures+=("${BASH_REMATCH[2]}")
-      echo "$line"
-    elif [[ $line =~ ^(failed\ suites:|logs:) ]]; then
-      :
-    else
-      echo "$line"
-    fi
-  done <"$LOGS/chroot-$t.out"
+  fold_output "$LOGS/chroot-$t.out"
   # A chroot that failed without reporting a failed suite still fails.
   if [ "$rc" -ne 0 ] && [ $failed -eq "$failed_before" ]; then record FAILED "$t/run" 0; fi
   chroot_times+=("$(printf '%-44s made in %4ss (%s), ran %4ss' "$(describe_target "$t")" "$made" \
@@ -381,6 +463,6 @@ for t in "${targets[@]}"; do
 done
 
 echo
-echo "wall time: this machine's suites $((host_took / 60)) min $((host_took % 60)) s; each chroot (made while they ran):"
+echo "wall time: this machine's suites $((host_took / 60)) min $((host_took % 60)) s${lane_took:+ (the second lane $((lane_took / 60)) min $((lane_took % 60)) s of it)}; each chroot (made while they ran):"
 printf '  %s\n' "${chroot_times[@]}"
 finish
