@@ -34,6 +34,14 @@
 #               per-host file; the start WARNINGs.
 #   reload      a new node value by reload is logged with the old and new
 #               binding at the next id, and kept in locality_uuid.binding.
+#   late clone  a clone of a directory whose move never finished (binding
+#               "moving"), its host identity file unreadable at its start:
+#               it moves on once the file is read; its origin, on the same
+#               disk at the same instants, completes the recorded move:
+#               0 repeats (issue #51, finding 3).
+#   crash in first recovery  a crash-snapshot copy whose start wrote its
+#               move, its recovery (with the origin's release) replayed
+#               again at the next start: 0 repeats (issue #51, finding 2).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 . "$ROOT/test/integration/lib/servers.sh"
@@ -491,6 +499,54 @@ tick
 got=$(q n -c "SELECT locality_uuid_node(locality_uuid())" 2>&1 || true)
 check "... and when the file, read at last, names another host: moved before the first id ($got)" \
   '[ "$got" = 81 ] && log_has n "$MOVED: the counters were bound elsewhere; this server started on another host \(read once its host identity file could be\)"'
+pgctl n stop -m fast
+
+# --- a clone of a directory whose move never finished, its identity file late -------
+# n stopped between recording a move (binding "moving", with its target)
+# and writing the state file (issue #51, finding 3). A clone of its disk
+# starts on another host: the same data directory, system identifier and
+# identity file path, the file mounted only after the start (unreadable
+# there, then naming the clone's host). The origin starts later from the
+# same disk, on its own host, and completes the recorded target: the clone
+# must move on from it. Both run from the one directory in turn, at the
+# same clock instants.
+echo; echo "== a clone of a directory whose move never finished, its host identity file unreadable at its start"
+read -r v e h < <(awk '$1 == "variable" { v = $2 } $1 == "explicit" { e = $2 } $1 == "hot" { h = $2 } END { print v, e, h }' \
+  "$WORK/n/locality_uuid.state")
+rs=$(awk '$1 == "run_start" { print $2 }' "$WORK/n/locality_uuid.binding")
+target="target $((v + 1073741824)) $((e + 536870912)) $((h + 4194304)) $rs"
+awk -v t="$target" '$1 == "state" { print "state moving"; print t; next } { print }' "$WORK/n/locality_uuid.binding" \
+  >"$WORK/binding.moving"
+cp "$WORK/binding.moving" "$WORK/n/locality_uuid.binding"
+cp -a "$WORK/n" "$WORK/n.disk"
+origin_host=$(cat "$WORK/h7.id")
+disk_ms=$CLOCK_MS
+chmod 000 "$WORK/h7.id"
+: >"$WORK/n.log"
+pgctl n start
+out=$(error_of n "SELECT locality_uuid()")
+echo "clone-host-$RANDOM$RANDOM" >"$WORK/h7.id"
+chmod 644 "$WORK/h7.id"
+q n -c "SELECT locality_uuid()" >/dev/null  # the move (it closes this second for clock Hot Guids)
+tick
+side n moving_clone
+check "the clone: ids wait for its identity file ($out), then move on from the recorded target" \
+  '[[ $out == "55000: could not read the host identity file"* ]] &&
+   log_has n "LOG:  $MOVED: a move recorded before this start was never completed here \(read once its host identity file could be\)"'
+pgctl n stop -m fast
+rm -rf "$WORK/n"
+mv "$WORK/n.disk" "$WORK/n"
+echo "$origin_host" >"$WORK/h7.id"
+CLOCK_MS=$disk_ms
+set_clock "$WORK/clock" "$CLOCK_MS"
+: >"$WORK/n.log"
+pgctl n start
+check "the origin, started from the same disk on its host, completes the recorded move" \
+  'log_has n "$MOVED: completing the move recorded before the last stop"'
+tick
+side n moving_origin
+repeats "a clone of a directory whose move never finished, its identity file late, against its origin" \
+  moving_origin moving_clone
 pgctl n stop -m fast
 
 # --- a crash snapshot whose WAL holds a release (review copies-beyond-one-move, F1) ---

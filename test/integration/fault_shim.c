@@ -17,6 +17,8 @@
  *        no other fsync of the server is touched
  *   'o'  opening locality_uuid.state for reading (fopen, as AllocateFile
  *        does) hangs until the byte changes (at most 120 s)
+ *   'b'  writes to locality_uuid.binding.tmp (the binding file before its
+ *        rename) fail with ENOSPC; the state file is written as usual
  * Every other file is untouched. Each write that fails (or, in mode 'c',
  * each write) is counted: one byte appended to FAULT_SHIM_FILE.count, so a
  * test can tell how often the server tried.
@@ -35,6 +37,10 @@
 #include <unistd.h>
 
 static const char *const targets[] = {"locality_uuid.state.tmp", "locality_uuid.state"};
+static const char binding_target[] = "locality_uuid.binding.tmp";
+/* watched[fd]: 0, or what fd is open on */
+#define WATCHED_STATE 1
+#define WATCHED_BINDING 2
 #define MAX_FD 4096
 
 static volatile const char *mode;
@@ -109,8 +115,11 @@ static int watch(const char *path, int fd)
 	{
 		t = strlen(targets[i]);
 		if (n >= t && strcmp(path + n - t, targets[i]) == 0)
-			watched[fd] = 1;
+			watched[fd] = WATCHED_STATE;
 	}
+	t = strlen(binding_target);
+	if (n >= t && strcmp(path + n - t, binding_target) == 0)
+		watched[fd] = WATCHED_BINDING;
 	return fd;
 }
 
@@ -151,7 +160,17 @@ ssize_t write(int fd, const void *buf, size_t len)
 
 	if (real == NULL)
 		real = (ssize_t (*)(int, const void *, size_t)) dlsym(RTLD_NEXT, "write");
-	if (fd >= 0 && fd < MAX_FD && watched[fd])
+	if (fd >= 0 && fd < MAX_FD && watched[fd] == WATCHED_BINDING)
+	{
+		attach();
+		if (mode != NULL && *mode == 'b')
+		{
+			count_failure(real);
+			errno = ENOSPC;
+			return -1;
+		}
+	}
+	if (fd >= 0 && fd < MAX_FD && watched[fd] == WATCHED_STATE)
 	{
 		attach();
 		if (mode != NULL && *mode == 'h')

@@ -48,6 +48,11 @@
 #              that second until hot_guid_release_future_seconds(), also
 #              across a crash recovery; a release whose directory fsync
 #              fails says the file may hold it (review F9)
+#   identity late  the host identity file unreadable at start, then naming
+#              another host while clients queue on the counters' lock, the
+#              move's record failing (binding writes: ENOSPC): every queued
+#              client gets the error, none an id from unmoved counters
+#              (issue #51, finding 1); then ids are moved; 3 rounds
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 . "$ROOT/test/integration/lib/servers.sh"
@@ -622,6 +627,78 @@ check "... and a second call releases nothing" \
   '[ "$(q -c "SELECT count(*) FROM hot_guid_release_future_seconds()")" = 0 ]'
 check "... and the server log names the released seconds" \
   'grep -q "released the clock Hot Guid seconds from" "$WORK/server.log"'
+
+# --- a host identity file mounted late, clients queued (issue #51, finding 1) -------
+# A copy started on another host before its identity file is mounted: the
+# start cannot tell the host, and server-wide ids wait (55000). The file
+# appears, naming another host, while clients are queued on the counters'
+# lock (held by a Hot Guid release hung in its write, after a glitch made
+# for it): the first client to get the lock makes the move due, and its
+# record fails (writes of the binding file fail: ENOSPC). Every client
+# queued with it must get that error: an id would be drawn from counters
+# whose move has not been made. Once the record can be written, ids are
+# moved. Each round is another host, the counters bound to the last one.
+echo "locality_uuid.host_identity_file = '$WORK/host.id'" >>"$DATA/postgresql.conf"
+echo "host-0" >"$WORK/host.id"
+pgctl restart -m fast
+: >"$WORK/fault.count"
+chmod 666 "$WORK/fault.count"
+ROUNDS=3 CLIENTS=4
+drawn_before=0 refused=0 moved_after=0 queued_total=0
+for round in $(seq $ROUNDS); do
+  q -c "SELECT locality_uuid()" >/dev/null  # bound to the last host
+  freeze_clock $(( ($(real_s) + 86400) * 1000 ))
+  q -c "SELECT hot_guid(1)" >/dev/null  # a glitch for the holder to release
+  freeze_clock 0
+  pgctl stop -m fast
+  mark=$(state_value variable)
+  chmod 000 "$WORK/host.id"
+  pgctl start
+  waiting_error=$(error_of "SELECT locality_uuid()")
+  : >"$WORK/fault.hung"
+  fault h
+  q -c "SELECT count(*) FROM hot_guid_release_future_seconds()" >"$WORK/holder.out" 2>&1 &
+  holder_job=$!
+  holder=""
+  for _ in $(seq 300); do holder=$(head -n 1 "$WORK/fault.hung"); [ -n "$holder" ] && break; sleep 0.1; done
+  echo "host-$round" >"$WORK/host.id"
+  chmod 644 "$WORK/host.id"
+  jobs_=()
+  for c in $(seq $CLIENTS); do
+    PGAPPNAME=queued q -c "SELECT $(position_sql id) FROM (SELECT locality_uuid_at($FIXED, false) AS id) s" \
+      >"$WORK/client.$c" 2>&1 &
+    jobs_+=($!)
+  done
+  queued=0
+  for _ in $(seq 300); do
+    queued=$(q -c "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Extension' AND application_name = 'queued'")
+    [ "$queued" = $CLIENTS ] && break
+    sleep 0.1
+  done
+  queued_total=$((queued_total + queued))
+  fault b  # the holder's write goes on; the binding's fail
+  wait "${jobs_[@]}" "$holder_job" || true
+  for c in $(seq $CLIENTS); do
+    if grep -q 'ERROR:  could not reserve ids in "locality_uuid.binding": No space left on device' "$WORK/client.$c"; then
+      refused=$((refused + 1))
+    elif grep -Eq '^[0-9]+$' "$WORK/client.$c"; then
+      drawn_before=$((drawn_before + 1))
+    fi
+  done
+  fault 0
+  after=$(q -c "SELECT $(position_sql id) FROM (SELECT locality_uuid_at($FIXED, false) AS id) s" 2>&1 || true)
+  [[ $after =~ ^[0-9]+$ ]] && moved "$after" "$mark" && moved_after=$((moved_after + 1))
+  [ "$round" = 1 ] && first_waiting=$waiting_error && first_holder="holder pid $holder: $(tr '\n' ' ' <"$WORK/holder.out")"
+done
+check "the identity file unreadable at the start: ids wait: ${first_waiting:0:100}" \
+  'grep -q "ERROR:  55000: could not read the host identity file" <<<"$first_waiting"'
+check "$ROUNDS rounds, $queued_total of $((ROUNDS * CLIENTS)) clients queued on the lock held by a hung release ($first_holder)" \
+  '[ "$queued_total" = $((ROUNDS * CLIENTS)) ] && [[ $first_holder == *": 1 " ]]'
+check "... the file read at last names another host, the move's record fails: $refused clients refused, $drawn_before ids drawn before the move" \
+  '[ "$refused" = $((ROUNDS * CLIENTS)) ] && [ "$drawn_before" = 0 ]'
+check "... once it can be recorded, ids are moved ($moved_after of $ROUNDS rounds), logged as read late" \
+  '[ "$moved_after" = $ROUNDS ] &&
+   [ "$(grep -c "this server started on another host (read once its host identity file could be)" "$WORK/server.log")" -ge $ROUNDS ]'
 
 echo
 [ $failures = 0 ] || { echo "$failures check(s) failed"; exit 1; }

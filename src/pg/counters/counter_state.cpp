@@ -86,12 +86,16 @@ auto with_active_cells(IdKind kind, Make make) {
     // A move left pending is stored before the counters are published as
     // available (an accept whose move could not be recorded): read after.
     pg_read_barrier();
-    // The first id after a recovery that replayed another server's WAL (or
-    // an accept) moves the counters away from its origin's
-    // (reservations/dealign.hpp).
-    if (pg_atomic_read_u32(&shared->moves_pending) != 0) settle_moves(shared);
-    // A start that could not read the host identity file: nothing until it can.
+    // A start that could not read the host identity file: nothing until it
+    // can. Reading the file may make a move due: settle_identity stores
+    // that before it clears this flag, so it is read first, and the move
+    // after it, whoever settled the identity.
     if (pg_atomic_read_u32(&shared->identity_unreadable) != 0) settle_identity(shared);
+    pg_read_barrier();
+    // The first id after a recovery that replayed another server's WAL (or
+    // an accept, or the identity file read at last) moves the counters away
+    // from its origin's (reservations/dealign.hpp); no draw before it.
+    if (pg_atomic_read_u32(&shared->moves_pending) != 0) settle_moves(shared);
     // The first id after this start's lease: the binding records its values.
     static bool lease_bound = false;
     if (identity_seen != identity_settings_generation || (leases_on() && !lease_bound)) {

@@ -457,14 +457,23 @@ void settle_identity(SharedCounters *s) {
         release_counters_lock(s);
         return;
     }
-    if (s->bound_known && s->bound.state == BindingState::bound && s->bound.host[0] != '\0' &&
-        strcmp(s->bound.host, now.host) != 0) {
-        // Another host after all: the start's move, made before the first id.
-        snprintf(s->move_why, sizeof s->move_why,
-                 "the counters were bound elsewhere; this server started on another host (read once its host "
-                 "identity file could be)");
+    const bool other_host =
+        s->bound_known && s->bound.state == BindingState::bound && s->bound.host[0] != '\0' &&
+        strcmp(s->bound.host, now.host) != 0;
+    // A move recorded but never completed (binding "moving"): the start
+    // applied its target, and could not tell whether this is the host that
+    // recorded it, which completes that same target at its own next start.
+    // Moved on from it here too: one move more where it was recorded costs
+    // nothing, a copy left on the target repeats its origin's ids.
+    const bool unfinished = s->bound_known && s->bound.state != BindingState::bound;
+    if (other_host || unfinished) {
+        // The start's move, made before the first id (with_active_cells
+        // reads moves_pending only after this flag is cleared).
+        snprintf(s->move_why, sizeof s->move_why, "%s (read once its host identity file could be)",
+                 other_host ? "the counters were bound elsewhere; this server started on another host"
+                            : "a move recorded before this start was never completed here");
         if (pg_atomic_read_u32(&s->moves_pending) == kNoMove) pg_atomic_write_u32(&s->moves_pending, kMoveDue);
-    } else if (!s->bound_known || s->bound.state == BindingState::bound) {
+    } else {
         // This host: bound here (again, with the identity the file holds).
         const bool first = !s->bound_known;
         Binding here;
@@ -475,10 +484,9 @@ void settle_identity(SharedCounters *s) {
         log_binding(LOG, first ? "server-wide counters bound here" : "host identity file read: counters stay bound here",
                     nullptr, first ? nullptr : &at_start.before, here);
     }
-    pg_write_barrier();
+    pg_write_barrier();  // a move made due before the flag (with_active_cells reads it after)
     pg_atomic_write_u32(&s->identity_unreadable, 0);
     release_counters_lock(s);
-    if (pg_atomic_read_u32(&s->moves_pending) != kNoMove) settle_moves(s);
 }
 
 bool binding_found_at_start() { return at_start.read != BindingRead::missing; }

@@ -65,8 +65,10 @@ void settle_moves(SharedCounters *s);
 // Before a server-wide id while the start could not read the host
 // identity file (identity_unreadable): ERROR (55000) while it still
 // cannot; once it can, under the lock, the counters stay bound here if the
-// identity is the binding's, and move first (settle_moves) if it is
-// another host's.
+// identity is the binding's, and a move is made due (moves_pending, stored
+// before the flag is cleared) if it is another host's or the binding
+// records a move never completed. The caller then settles the move: every
+// backend reads the flag, then moves_pending, so none draws before it.
 void settle_identity(SharedCounters *s);
 
 // Whether the start found a binding file (readable or not): a cluster
