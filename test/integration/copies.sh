@@ -570,8 +570,13 @@ released=$(q f -c "SELECT count(*) FROM locality_uuid_release_future_windows()")
 pgctl f stop -m immediate
 cp -a "$WORK/f" "$WORK/g"
 set_port g
+cp -a "$WORK/g" "$WORK/g.snapshot"
 pgctl f start
+first_start_ms=$CLOCK_MS
 pgctl g start
+# What the copy's start wrote before its recovery ran (its move), for below.
+mkdir "$WORK/g.snapshot.files"
+cp -a "$WORK/g/locality_uuid.binding" "$WORK/g/locality_uuid.state" "$WORK/g.snapshot.files/"
 tick
 side f f_release
 side g g_release
@@ -579,6 +584,26 @@ repeats "a copy of a crash snapshot whose WAL holds a release ($released release
 check "... the copy moved at its start, then replayed the release" \
   'log_has g "$MOVED: the counters were bound elsewhere; this server started in another data directory" &&
    log_has g "redo done"'
+# A crash during that first recovery (issue #51, finding 2): the start had
+# written its move (binding bound here, the state file with the moved
+# marks), and the next start replays the same WAL again, the origin's
+# release in it, with no move of its own to floor it. The copy's directory
+# as such a crash leaves it: the snapshot, with the binding and state file
+# its first start wrote; started at the same instants as the copy above.
+pgctl g stop -m immediate
+rm -rf "$WORK/g"
+mv "$WORK/g.snapshot" "$WORK/g"
+cp -a "$WORK/g.snapshot.files/locality_uuid.binding" "$WORK/g.snapshot.files/locality_uuid.state" "$WORK/g/"
+: >"$WORK/g.log"
+CLOCK_MS=$first_start_ms
+set_clock "$WORK/clock" "$CLOCK_MS"
+pgctl g start
+check "the copy restarted after a crash during its first recovery: no move, the WAL with the release replayed again" \
+  '! log_has g "$MOVED" && log_has g "redo starts" && log_has g "redo done"'
+tick
+side g g_recovered_again
+repeats "... the copy's recovery replayed again after that crash, beside its origin at the same instants" \
+  f_release g_recovered_again
 pgctl f stop -m fast
 pgctl g stop -m fast
 

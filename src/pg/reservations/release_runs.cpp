@@ -91,10 +91,11 @@ int release_future_hot_seconds(SharedCounters *s, uint64 now_second, uint64 *fro
 
 ReservedState release_floored(const SharedCounters *s, const ReservedState &to) {
     ReservedState floored = to;
-    if (!s->start_moved) return floored;
     for (uint32 i = 0; i < locality::kRunSlots; ++i) {
-        const uint64 target = s->start_target.runs[i];
-        if (target != 0 && target >> 32 == to.runs[i] >> 32) floored.runs[i] = Max(to.runs[i], target);
+        const uint64 floors[2] = {s->start_moved ? s->start_target.runs[i] : 0,
+                                  s->file_at_start_known ? s->file_at_start.runs[i] : 0};
+        for (const uint64 floor : floors)
+            if (floor != 0 && floor >> 32 == to.runs[i] >> 32) floored.runs[i] = Max(floored.runs[i], floor);
     }
     return floored;
 }

@@ -51,11 +51,14 @@ int release_future_runs(SharedCounters *s, uint32 now_window, uint32 *windows);
 int release_future_hot_seconds(SharedCounters *s, uint64 now_second, uint64 *from, uint64 *to);
 
 // What a replayed release may lower the runs to: `to`'s, never below the
-// target a move at this start applied in the same window (a copy's
-// crash recovery replays its origin's release, whose record holds the
-// origin's marks of every held run: lowered there, the copy's runs would
-// stand on its origin's places again). A run the release moves to
-// another window (a glitch's slot closed) is moved.
+// target a move at this start applied, nor below what this server's own
+// state file held at start, in the same window (a copy's crash recovery
+// replays its origin's release, whose record holds the origin's marks of
+// every held run: lowered there, the copy's runs would stand on its
+// origin's places again; the file holds the copy's move when a crash
+// during that recovery makes the next start replay it again). Raising a
+// run only skips places. A run the release moves to another window (a
+// glitch's slot closed) is moved.
 ReservedState release_floored(const SharedCounters *s, const ReservedState &to);
 
 // Replay of a release: moves every run of s back to `to`'s where `to`

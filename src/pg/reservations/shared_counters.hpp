@@ -96,6 +96,13 @@ struct SharedCounters {
     // postmaster before recovery; read by the startup process.
     MoveTarget start_target;
     bool start_moved;
+    // The marks this server's own state file held at start (not a server
+    // replaying another's WAL): a crash during a copy's first recovery
+    // leaves that recovery to be replayed again, with the start's move in
+    // the file and no move at the next start; the release it replays is
+    // floored by the file as by start_target (release_runs.hpp).
+    ReservedState file_at_start;
+    bool file_at_start_known;
 };
 
 // Called from _PG_init while shared_preload_libraries is being processed

@@ -80,6 +80,10 @@ bool load_state(SharedCounters *s, const FreshCounters &fresh, bool late) {
         return false;
     }
     // Only a start gets here: a late read is in doubt.
+    if (restored && !s->replays_another) {
+        s->file_at_start = saved;
+        s->file_at_start_known = true;
+    }
     check_binding_at_start(s, saved, restored, fresh);
     const bool written = make_available(s, saved, restored, /* stamp */ start_moved_counters());
     bind_after_start(s, written);
@@ -189,6 +193,8 @@ void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fres
     s->move_why[0] = '\0';
     s->start_target = MoveTarget{};
     s->start_moved = false;
+    s->file_at_start = ReservedState{};
+    s->file_at_start_known = false;
     for (Line *l : {&s->variable, &s->explicit_sequential, &s->hot_draws, &s->hot_second, &s->hot_opened,
                     &s->variable_until, &s->explicit_until, &s->hot_until, &s->hot_seconds_until})
         pg_atomic_init_u64(&l->value, 0);
