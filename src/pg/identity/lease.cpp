@@ -4,14 +4,17 @@
 // The worker runs from the postmaster's start (a standby takes its own
 // lease too), needs no database of this server, and after taking the
 // lease stays, idle, until the server stops: a crash restart kills it with
-// every other process and starts it again, for the new shared memory's
-// lease. Every wait is on its latch (WaitLatchOrSocket, interruptible, wait
-// event type Extension), with a deadline: no wait in libpq blocks it.
+// every other process and starts it again, and the new shared memory holds
+// this postmaster's lease already (keep_lease). Every wait is on its latch
+// (WaitLatchOrSocket, interruptible, wait event type Extension), with a
+// deadline: no wait in libpq blocks it.
 #include "identity/lease.hpp"
 
 extern "C" {
 #include "access/xlog.h"  // GetSystemIdentifier
 #include "miscadmin.h"     // IsBinaryUpgrade
+#include "port/pg_crc32c.h"
+#include "storage/ipc.h"  // on_shmem_exit
 #include "postmaster/bgworker.h"
 #include "tcop/tcopprot.h"  // die
 #include "storage/fd.h"  // AcquireExternalFD
@@ -47,6 +50,10 @@ struct LeaseState {
     // This start: the shared memory's making (a crash restart makes it
     // anew; PostgreSQL's own start time stays the postmaster's).
     TimestampTz started_at;
+    // Of node, machine_name and source, set with them: what a crash restart
+    // keeps is checked against it (a crashing process may have written
+    // anywhere in shared memory).
+    pg_crc32c crc;
     slock_t mutex;
     uint32 attempts;
     TimestampTz failed_at;
@@ -54,6 +61,43 @@ struct LeaseState {
 };
 
 LeaseState *state = nullptr;
+
+// This postmaster's lease, kept across a crash restart: the postmaster is
+// one process from its start to its stop (nothing can have copied what it
+// holds), and a crash restart is not a start. Copied out of the shared
+// memory being discarded (keep_lease, in the postmaster), into the new one
+// (lease_shmem_startup). A registry that is down then does not stop ids.
+struct KeptLease {
+    bool kept;
+    int32 node;
+    char machine_name[sizeof(((LeaseState *) nullptr)->machine_name)];
+    char source[sizeof(((LeaseState *) nullptr)->source)];
+};
+KeptLease kept_lease;
+
+pg_crc32c lease_crc(const LeaseState *s) {
+    pg_crc32c crc;
+    INIT_CRC32C(crc);
+    COMP_CRC32C(crc, &s->node, sizeof s->node);
+    COMP_CRC32C(crc, s->machine_name, sizeof s->machine_name);
+    COMP_CRC32C(crc, s->source, sizeof s->source);
+    FIN_CRC32C(crc);
+    return crc;
+}
+
+// on_shmem_exit in the postmaster: before a crash restart discards the
+// shared memory (registered after the segment's own callbacks, so run
+// before them: still attached), or at the server's stop (then unused).
+void keep_lease(int, Datum) {
+    kept_lease.kept = false;
+    if (state == nullptr || pg_atomic_read_u32(&state->held) == 0) return;
+    pg_read_barrier();  // the values after the flag
+    if (!EQ_CRC32C(lease_crc(state), state->crc)) return;  // damaged: the new memory leases anew
+    kept_lease.node = state->node;
+    memcpy(kept_lease.machine_name, state->machine_name, sizeof kept_lease.machine_name);
+    memcpy(kept_lease.source, state->source, sizeof kept_lease.source);
+    kept_lease.kept = true;
+}
 
 #if PG_VERSION_NUM >= 150000
 shmem_request_hook_type prev_shmem_request_hook = nullptr;
@@ -78,8 +122,20 @@ void lease_shmem_startup() {
         SpinLockInit(&state->mutex);
         state->started_at = GetCurrentTimestamp();
         strlcpy(state->error, "the lease worker has not answered yet", sizeof state->error);
+        if (!IsUnderPostmaster && kept_lease.kept) {
+            state->node = kept_lease.node;
+            memcpy(state->machine_name, kept_lease.machine_name, sizeof state->machine_name);
+            memcpy(state->source, kept_lease.source, sizeof state->source);
+            state->crc = lease_crc(state);
+            pg_write_barrier();  // the values before the flag
+            pg_atomic_write_u32(&state->held, 1);
+            ereport(LOG, (errmsg("locality_uuid: this postmaster keeps its lease across the crash restart (node value "
+                                 "%d, Hot Guid machine name \"%s\")",
+                                 state->node, state->machine_name)));
+        }
     }
     LWLockRelease(AddinShmemInitLock);
+    if (!IsUnderPostmaster) on_shmem_exit(keep_lease, 0);
 }
 
 // The registry as reports name it: host:port/dbname of the conninfo, never
@@ -643,6 +699,7 @@ void locality_uuid_lease_main(Datum) {
     strlcpy(state->machine_name, name, sizeof state->machine_name);
     snprintf(state->source, sizeof state->source, "lease from the registry at %s, %s", registry,
              timestamptz_to_str(GetCurrentTimestamp()));
+    state->crc = lease_crc(state);
     // Logged before ids can carry it: a log line names every value in use.
     ereport(LOG, (errmsg("locality_uuid: leased node value %d and Hot Guid machine name \"%s\" (bytes %s) for this "
                          "start from the registry at %s",

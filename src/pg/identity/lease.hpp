@@ -22,7 +22,8 @@ bool leases_on();
 void request_lease();
 
 // Whether this start holds its lease (the values below are then set for
-// the life of the shared memory: a crash restart takes a new one).
+// the life of the postmaster: a crash restart keeps them, a start of the
+// server takes new ones).
 bool lease_held();
 uint32 lease_node();
 const char *lease_machine_name();
