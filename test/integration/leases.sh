@@ -27,6 +27,7 @@
 #              a string libpq cannot parse (its secret kept out of errors)
 #   sync rep   a lease whose synchronous replication was cancelled (the
 #              registry's WARNING): not used, the next one is
+#   self-hosted  a registry in the leasing server's own cluster: refused
 # In every pair 0 repeats; every start of every server a distinct value.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
@@ -548,6 +549,33 @@ for role in $wide; do
   check "... and taken once revoked, without a restart (node $got)" '[ -n "$got" ]'
 done
 pgctl o stop -m fast
+
+# --- a registry in the server's own cluster (issue #52) ---------------------------
+# Every snapshot, clone, restore or standby of a server carries the
+# registry it holds, and one restored or reverted with it leases again
+# what its lost timeline leased: the worker compares system identifiers
+# and refuses it.
+echo; echo "== a registry in the server's own cluster"
+init_node self
+pgctl self start
+"$CLI" fleet registry --registry "host=$WORK port=${PORT[self]} dbname=postgres user=postgres" >/dev/null
+q self -c "$(sed -n '/<!-- grants-leaser -->/,/<!-- \/grants-leaser -->/p' "$ROOT/doc/fleets.md" | grep -v '^<!--\|^```')" >/dev/null
+cat >>"$WORK/self/postgresql.conf" <<CONF
+locality_uuid.registry = 'host=$WORK port=${PORT[self]} dbname=postgres user=leaser'
+locality_uuid.registry_owner = 'postgres'
+CONF
+pgctl self restart -m fast
+q self -c "CREATE EXTENSION locality_uuid"
+out=""
+for _ in $(seq 100); do
+  out=$(error_of self "SELECT locality_uuid()")
+  [[ $out == *refusing* ]] && break; sleep 0.2
+done
+self_leases=$(q self -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE how = 'leased'")
+check "a registry in the server's own cluster is refused, no lease taken ($self_leases): $out" \
+  '[[ $out == *": refusing the registry: it is in this server'"'"'s own cluster: its system identifier is this server'"'"'s (or its primary'"'"'s); "* ]] &&
+   [ "$self_leases" = 0 ]'
+pgctl self stop -m fast
 
 # --- leases without preloading ----------------------------------------------------
 echo; echo "== locality_uuid.registry on a server that does not preload the library"

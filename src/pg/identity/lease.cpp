@@ -436,10 +436,28 @@ bool take_lease(int32 *node, char *name, size_t name_size, char *error, size_t s
                       // synchronous_commit on whatever the registry's role or database says: a
                       // lease acknowledged before it is durable (and on a synchronous standby)
                       // could be handed out again after the registry's crash or failover.
+                      // The registry's system identifier where the leaser may read it (PUBLIC may,
+                      // unless revoked): a registry in this server's own cluster is refused.
                       "SELECT pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false), "
-                      "pg_catalog.set_config('statement_timeout', '30s', false), pg_catalog.current_user()::text, "
-                      "pg_catalog.set_config('synchronous_commit', 'on', false)",
+                      "pg_catalog.set_config('statement_timeout', '30s', false), "
+                      "pg_catalog.current_user()::pg_catalog.text, "
+                      "pg_catalog.set_config('synchronous_commit', 'on', false), "
+                      "CASE WHEN pg_catalog.has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE') "
+                      "THEN (SELECT c.system_identifier FROM pg_catalog.pg_control_system() c)::pg_catalog.text END",
                       0, nullptr, deadline, error, size);
+    char own_system[32];
+    snprintf(own_system, sizeof own_system, UINT64_FORMAT, static_cast<uint64>(GetSystemIdentifier()));
+    if (r != nullptr && strcmp(PQgetvalue(r, 0, 4), own_system) == 0) {
+        // Every snapshot, clone, backup and standby of this server carries
+        // that registry: restored or reverted with it, it hands out again
+        // the very values its lost timeline leased.
+        PQclear(r);
+        r = nullptr;
+        set_error(error, size, "refusing the registry: it is in this server's own cluster",
+                  "its system identifier is this server's (or its primary's); every snapshot, clone or restore "
+                  "of this server carries it and would lease again what it leased: keep the registry on a "
+                  "server outside what is copied with the fleet");
+    }
     if (r != nullptr) {
         char owner[NAMEDATALEN * 2];
         const char *configured = setting_registry_owner != nullptr ? setting_registry_owner : "";
