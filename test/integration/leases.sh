@@ -18,7 +18,7 @@
 #   PITR       a point-in-time restore, promoted beside its origin
 #   unreachable  the registry down at a start: ids fail (55000) with the
 #              registry's error, then are made once it answers, without a
-#              restart
+#              restart, at once after a reload
 #   round trips  one lease per start (the registry's connection log), none
 #              per id
 #   crash restart  a crash restart keeps the postmaster's lease: ids at
@@ -286,11 +286,24 @@ check "... as do the functions that say what new ids carry: $shown" \
 out=$(error_of o "SELECT hot_guid(1)")
 check "... Hot Guids too, and reading ids works" \
   '[[ $out == "55000: locality_uuid: no lease"* ]] && [ "$(q o -c "SELECT locality_uuid_node('"'20be0ffc-314a-bd53-7a50-013a65ca76d2'"')")" = 223574608 ]'
+# The worker's waits grow (1, 2, 4, 8, 16 s, each up to half as long
+# again): after 5 failed attempts its next wait is 16 s or more. A reload
+# once the registry is back makes it try at once.
+attempts=0
+for _ in $(seq 200); do
+  attempts=$(q o -c "SELECT substring(node_source from '([0-9]+) attempts? failed') FROM locality_uuid_binding()")
+  [ "${attempts:-0}" -ge 5 ] && break; sleep 0.2
+done
 pgctl reg start
+reload_at=$(date +%s%N)
+q o -c "SELECT pg_reload_conf()" >/dev/null
 got=""
-for _ in $(seq 200); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.3; done
-check "... and once the registry answers, ids are made without a restart (node $got, a new lease)" \
-  '[ -n "$got" ] && [ "$got" != "$origin_node" ] && log_has o "WARNING:  locality_uuid: could not lease a node value from the registry"'
+for _ in $(seq 200); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.2; done
+waited_ms=$(( ($(date +%s%N) - reload_at) / 1000000 ))
+check "... and once the registry answers, a reload makes the worker try at once: ids ${waited_ms} ms after it, its next wait after $attempts failed attempts 16 s or more (node $got, a new lease, without a restart)" \
+  '[ -n "$got" ] && [ "$got" != "$origin_node" ] && [ "${attempts:-0}" -ge 5 ] && [ "$waited_ms" -lt 12000 ] &&
+   log_has o "WARNING:  locality_uuid: could not lease a node value from the registry" &&
+   log_has o "LOG:  locality_uuid: the configuration was reloaded: the lease worker tries the registry at once"'
 
 # --- round trips -------------------------------------------------------------------
 echo; echo "== round trips"

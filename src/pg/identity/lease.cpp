@@ -16,6 +16,8 @@ extern "C" {
 #include "port/pg_crc32c.h"
 #include "storage/ipc.h"  // on_shmem_exit
 #include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"  // SignalHandlerForConfigReload
+#include "utils/guc.h"  // ProcessConfigFile
 #include "tcop/tcopprot.h"  // die
 #include "storage/fd.h"  // AcquireExternalFD
 #include "storage/latch.h"
@@ -34,6 +36,7 @@ extern "C" {
 #include "binding.hpp"
 #include "registry_sql.hpp"
 #include "settings.hpp"
+#include "strong_random.hpp"
 
 namespace locality_pg {
 namespace {
@@ -656,8 +659,8 @@ void report_no_lease() {
                               "other value is used. %u %s so far%s%s.",
                               attempts, attempts == 1 ? "attempt" : "attempts", failed_at != 0 ? ", the last at " : "",
                               failed_at != 0 ? timestamptz_to_str(failed_at) : ""),
-                    attempts > 0 ? errhint("The lease worker tries again by itself; ids are made once it has one, without a "
-                                           "restart.")
+                    attempts > 0 ? errhint("The lease worker tries again by itself (at once after SELECT pg_reload_conf()); "
+                                           "ids are made once it has one, without a restart.")
                                  : errhint("If this lasts, look in the server log for the worker \"locality_uuid lease\" "
                                            "(max_worker_processes may leave no room for it).")));
     pg_unreachable();
@@ -669,6 +672,9 @@ using locality_pg::state;
 
 void locality_uuid_lease_main(Datum) {
     pqsignal(SIGTERM, die);
+    // A reload (pg_ctl reload, pg_reload_conf()) makes a waiting worker try
+    // at once: the operator's way to say "the registry is back".
+    pqsignal(SIGHUP, SignalHandlerForConfigReload);
     BackgroundWorkerUnblockSignals();
     char registry[128];
     locality_pg::describe_registry(registry, sizeof registry);
@@ -703,12 +709,26 @@ void locality_uuid_lease_main(Datum) {
             ereport(attempt == 1 ? WARNING : LOG,
                     (errmsg("locality_uuid: could not lease a node value from the registry at %s: %s", registry, error),
                      errdetail("Server-wide ids wait until this start holds a lease; the worker tries again "
-                               "within 30 s of each failed attempt.")));
+                               "within 45 s of each failed attempt, and at once after a reload "
+                               "(pg_reload_conf()).")));
             strlcpy(last_logged, error, sizeof last_logged);
         }
-        (void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, wait_ms, PG_WAIT_EXTENSION);
+        // Up to half as long again, at random: servers started together
+        // (a fleet after a power cut) spread their attempts.
+        const long jitter = static_cast<long>(locality_pg::strong_random_u32() % static_cast<uint32>(wait_ms / 2 + 1));
+        // (A reload during the attempt, whose waits reset the latch, counts too.)
+        if (!ConfigReloadPending)
+            (void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, wait_ms + jitter,
+                             PG_WAIT_EXTENSION);
         ResetLatch(MyLatch);
         wait_ms = wait_ms * 2 > 30000 ? 30000 : wait_ms * 2;
+        if (ConfigReloadPending) {
+            ConfigReloadPending = false;
+            ProcessConfigFile(PGC_SIGHUP);
+            ereport(LOG, (errmsg("locality_uuid: the configuration was reloaded: the lease worker tries the registry "
+                                 "at once")));
+            wait_ms = 1000;
+        }
     }
     uint8 bytes[3];
     char hex[7] = "";
