@@ -116,6 +116,8 @@ int fleet_registry(int argc, char **argv) {
         print_budget(budget);
     }
     std::fflush(stdout);
+    const std::string spent = registry_exhausted(budget);
+    if (!spent.empty()) return data_error(spent + "; " + kExhaustedFix);
     return kOk;
 }
 
@@ -531,7 +533,7 @@ int fleet_audit(int argc, char **argv) {
         servers.push_back(s);
     }
     if (servers.empty()) return usage_error("no server in " + o.get("--targets"));
-    const std::vector<Problem> problems = audit(servers, registry);
+    std::vector<Problem> problems = audit(servers, registry);
     // The claims seen live where they were claimed get last_seen = now()
     // (the registry's seen function: a role without EXECUTE on it is told).
     std::vector<long long> nodes;
@@ -545,6 +547,8 @@ int fleet_audit(int argc, char **argv) {
     Budget budget;
     std::string budget_error;
     const bool budget_known = read_budget(registry_conn, &budget, &budget_error);
+    if (budget_known && !registry_exhausted(budget).empty())
+        problems.push_back({"registry_exhausted", registry_exhausted(budget), kExhaustedFix, {}});
     std::string mark_error;
     if (!mark_seen(registry_conn, nodes, hosts, dirs, &mark_error))
         std::fprintf(stderr, "locality-uuid: last_seen not updated: %s (grant EXECUTE on "

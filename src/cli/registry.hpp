@@ -74,6 +74,19 @@ bool read_registry(PgConnection &conn, std::vector<Registered> *out, std::string
 struct Budget {
     long long rows = 0, leases = 0, sequence_at = 0;
 };
+// What is spent for good (doc/fleets.md, "The budget"), or "": every
+// claim and lease from now on fails (nothing gives values back).
+inline std::string registry_exhausted(const Budget &b) {
+    if (b.sequence_at >= 268435455)
+        return "the registry has no node value left: all 268435455 are drawn, and every claim and lease now fails";
+    if (b.rows >= 16777216)
+        return "the registry has no Hot Guid machine bytes left: all 16777216 are used, and every claim and lease "
+               "now fails";
+    return "";
+}
+constexpr const char *kExhaustedFix =
+    "nothing gives values back, and a second registry would hand out this one's again: this fleet's servers "
+    "keep the values they hold; plan from the budget (doc/fleets.md, \"The budget\")";
 bool read_budget(PgConnection &conn, Budget *out, std::string *error);
 
 // The registry layout this build makes and reads (registry_sql.hpp).

@@ -28,6 +28,8 @@
 #   sync rep   a lease whose synchronous replication was cancelled (the
 #              registry's WARNING): not used, the next one is
 #   self-hosted  a registry in the leasing server's own cluster: refused
+#   spent      the node values' sequence at its end: fleet registry and
+#              fleet audit exit 1, a start's lease fails saying why
 # In every pair 0 repeats; every start of every server a distinct value.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
@@ -561,6 +563,30 @@ for role in $wide; do
   leased_again
   check "... and taken once revoked, without a restart (node $got)" '[ -n "$got" ]'
 done
+pgctl o stop -m fast
+
+# --- a registry whose node values are spent (issue #52) ---------------------------
+echo; echo "== a registry whose node values are spent"
+at=$(q reg -c "SELECT last_value FROM locality_uuid_registry.node_values")
+q reg -c "SELECT setval('locality_uuid_registry.node_values', 268435455)" >/dev/null
+rc=0; out=$("$CLI" fleet registry --registry "$REG user=postgres" 2>&1 >/dev/null) || rc=$?
+check "fleet registry exits $rc: $out" \
+  '[ $rc = 1 ] && [[ $out == "locality-uuid: the registry has no node value left: all 268435455 are drawn, and every claim and lease now fails; nothing gives values back"* ]]'
+pgctl o start
+out=""
+for _ in $(seq 100); do
+  out=$(error_of o "SELECT locality_uuid()")
+  [[ $out == *"no node value left"* ]] && break; sleep 0.2
+done
+check "a start then waits, saying why: $out" \
+  '[[ $out == *": the registry has no node value left: all 268435455 are drawn, and nothing gives values back (doc/fleets.md, \"The budget\")" ]]'
+rc=0; json=$("$CLI" fleet audit --registry "$REG user=postgres" --targets "$WORK/targets" --json) || rc=$?
+kinds=$(python3 -c 'import json,sys; print(" ".join(sorted(p["kind"] for p in json.loads(sys.argv[1])["problems"])))' "$json" 2>&1) || true
+check "fleet audit exits $rc: $kinds" '[ $rc = 1 ] && [ "$kinds" = "lease_not_held registry_exhausted" ]'
+q reg -c "SELECT setval('locality_uuid_registry.node_values', $at)" >/dev/null  # (nothing was drawn meanwhile)
+q o -c "SELECT pg_reload_conf()" >/dev/null
+leased_again
+check "... and leases once values are left (here: the sequence put back where it stood), after a reload (node $got)" '[ -n "$got" ]'
 pgctl o stop -m fast
 
 # --- a registry in the server's own cluster (issue #52) ---------------------------

@@ -517,6 +517,11 @@ bool take_lease(int32 *node, char *name, size_t name_size, char *error, size_t s
                             "SELECT l.node_id, l.machine_name, l.machine_bytes "
                             "FROM locality_uuid_registry.lease($1, $2, $3, $4, $5::pg_catalog.timestamptz) l",
                             5, params, deadline, error, size);
+                    // The node values' sequence at its end (nextval's 2200H).
+                    if (r == nullptr && strncmp(error, "2200H:", 6) == 0)
+                        set_error(error, size, "the registry has no node value left",
+                                  "all 268435455 are drawn, and nothing gives values back (doc/fleets.md, \"The "
+                                  "budget\")");
                 }
                 const char *why = nullptr;
                 if (r != nullptr && warning.seen) {
