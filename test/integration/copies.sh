@@ -574,7 +574,8 @@ cp -a "$WORK/g" "$WORK/g.snapshot"
 pgctl f start
 first_start_ms=$CLOCK_MS
 pgctl g start
-# What the copy's start wrote before its recovery ran (its move), for below.
+# What the copy's files hold once it has started (its move; pg_ctl -w
+# returns after its recovery), for below.
 mkdir "$WORK/g.snapshot.files"
 cp -a "$WORK/g/locality_uuid.binding" "$WORK/g/locality_uuid.state" "$WORK/g.snapshot.files/"
 tick
@@ -589,7 +590,9 @@ check "... the copy moved at its start, then replayed the release" \
 # marks), and the next start replays the same WAL again, the origin's
 # release in it, with no move of its own to floor it. The copy's directory
 # as such a crash leaves it: the snapshot, with the binding and state file
-# its first start wrote; started at the same instants as the copy above.
+# its first start wrote (as they stand after that recovery: a crash between
+# replaying a glitch's refill, which rewrites the file, and its release is
+# not modelled); started at the same instants as the copy above.
 pgctl g stop -m immediate
 rm -rf "$WORK/g"
 mv "$WORK/g.snapshot" "$WORK/g"

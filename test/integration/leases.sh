@@ -346,14 +346,35 @@ after_crash() {
 }
 first=$(after_crash "$(q o -c "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'")")
 q o -c "SELECT pg_sleep(60)" >/dev/null 2>&1 &
-sleep 1
-second=$(after_crash "$(q o -c "SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'")")
+sleeper=""
+for _ in $(seq 100); do
+  sleeper=$(q o -c "SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'")
+  [ -n "$sleeper" ] && break; sleep 0.1
+done
+second=$(after_crash "$sleeper")
 wait || true
 kept=$(log_count o "LOG:  locality_uuid: this postmaster keeps its lease across the crash restart \(node value $node_before, ")
 pgctl reg start
 check "2 crash restarts with the registry down (a checkpointer, then a backend killed): ids at once with this postmaster's lease (node $node_before, then $first and $second; $(( $(leases_of "$WORK/o") - before )) lease; said $kept times)" \
   '[ "$first" = "$node_before" ] && [ "$second" = "$node_before" ] && [ "$(leases_of "$WORK/o")" = "$before" ] && [ "$kept" = 2 ]'
-got=$node_before  # the value o's ids carry, for the fleet commands below
+# ... unless the data directory went back under the running postmaster
+# (a volume swapped or rolled back, then a crash): the state file found
+# lower than before the crash, the kept lease would go on over older
+# marks; a new one is taken. (The file put back by hand here, after its
+# marks rose: the clock's next seconds reserve Hot Guid seconds.)
+cp -a "$WORK/o/locality_uuid.state" "$WORK/state.before"
+for _ in $(seq 10); do
+  cmp -s "$WORK/o/locality_uuid.state" "$WORK/state.before" || break
+  tick; tick; tick
+  q o -c "SELECT hot_guid(1)" >/dev/null
+done
+risen=no; cmp -s "$WORK/o/locality_uuid.state" "$WORK/state.before" || risen=yes
+cp -a "$WORK/state.before" "$WORK/o/locality_uuid.state"
+third=$(after_crash "$(q o -c "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'")")
+check "... the state file put back to before its marks rose ($risen), then a crash restart: a new lease (node $node_before, then $third), said why" \
+  '[ "$risen" = yes ] && [ -n "$third" ] && [ "$third" != "$node_before" ] &&
+   log_has o "LOG:  locality_uuid: this start takes a new lease after the crash restart: \"locality_uuid.state\" holds lower marks than before the crash: the data directory went back"'
+got=$third  # the value o's ids carry, for the fleet commands below
 
 # A lease stands for the life of this start's shared memory: the worker
 # stopped and started again (restart_time) takes no second one.
@@ -603,17 +624,25 @@ cat >>"$WORK/self/postgresql.conf" <<CONF
 locality_uuid.registry = 'host=$WORK port=${PORT[self]} dbname=postgres user=leaser'
 locality_uuid.registry_owner = 'postgres'
 CONF
+# (With EXECUTE on pg_control_system() revoked from the leaser, the
+# identifier cannot be read: the lease is taken, as documented.)
+q self -c "REVOKE EXECUTE ON FUNCTION pg_catalog.pg_control_system() FROM PUBLIC"
 pgctl self restart -m fast
 q self -c "CREATE EXTENSION locality_uuid"
+got=""
+for _ in $(seq 100); do got=$(q self -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.2; done
+check "pg_control_system() not executable by the leaser: the identifier unread, the lease taken (node $got)" '[ -n "$got" ]'
+q self -c "GRANT EXECUTE ON FUNCTION pg_catalog.pg_control_system() TO PUBLIC"
+pgctl self restart -m fast
 out=""
 for _ in $(seq 100); do
   out=$(error_of self "SELECT locality_uuid()")
   [[ $out == *refusing* ]] && break; sleep 0.2
 done
 self_leases=$(q self -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE how = 'leased'")
-check "a registry in the server's own cluster is refused, no lease taken ($self_leases): $out" \
+check "executable (as by default): a registry in the server's own cluster is refused, no lease taken at that start ($self_leases in all): $out" \
   '[[ $out == *": refusing the registry: it is in this server'"'"'s own cluster: its system identifier is this server'"'"'s (or its primary'"'"'s); "* ]] &&
-   [ "$self_leases" = 0 ]'
+   [ "$self_leases" = 1 ]'
 pgctl self stop -m fast
 
 # --- leases without preloading ----------------------------------------------------

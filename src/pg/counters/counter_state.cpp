@@ -120,7 +120,8 @@ locality::Stamp current_stamp() {
     static int stamp_pid = 0;
     static int stamp_setting = 0;
     static locality::Stamp stamp{};
-    // (A lease is this shared memory's for its life, held before any id.)
+    // (A lease is the postmaster's for its life, held before any id; a
+    // crash restart makes new backends, which read it again.)
     if (stamp_pid != MyProcPid || stamp_setting != setting_node_id) {
         stamp = locality::Stamp{static_cast<uint16>(MyProcPid & 0xFFFF), current_node()};
         stamp_pid = MyProcPid;

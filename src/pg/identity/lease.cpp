@@ -77,6 +77,7 @@ struct KeptLease {
     char source[sizeof(((LeaseState *) nullptr)->source)];
 };
 KeptLease kept_lease;
+bool held_from_kept = false;  // the postmaster: this shared memory's lease is kept_lease's
 
 pg_crc32c lease_crc(const LeaseState *s) {
     pg_crc32c crc;
@@ -125,6 +126,7 @@ void lease_shmem_startup() {
         SpinLockInit(&state->mutex);
         state->started_at = GetCurrentTimestamp();
         strlcpy(state->error, "the lease worker has not answered yet", sizeof state->error);
+        if (!IsUnderPostmaster) held_from_kept = false;
         if (!IsUnderPostmaster && kept_lease.kept) {
             state->node = kept_lease.node;
             memcpy(state->machine_name, kept_lease.machine_name, sizeof state->machine_name);
@@ -132,6 +134,7 @@ void lease_shmem_startup() {
             state->crc = lease_crc(state);
             pg_write_barrier();  // the values before the flag
             pg_atomic_write_u32(&state->held, 1);
+            held_from_kept = true;
             ereport(LOG, (errmsg("locality_uuid: this postmaster keeps its lease across the crash restart (node value "
                                  "%d, Hot Guid machine name \"%s\")",
                                  state->node, state->machine_name)));
@@ -439,18 +442,31 @@ bool take_lease(int32 *node, char *name, size_t name_size, char *error, size_t s
                       // synchronous_commit on whatever the registry's role or database says: a
                       // lease acknowledged before it is durable (and on a synchronous standby)
                       // could be handed out again after the registry's crash or failover.
-                      // The registry's system identifier where the leaser may read it (PUBLIC may,
-                      // unless revoked): a registry in this server's own cluster is refused.
                       "SELECT pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false), "
                       "pg_catalog.set_config('statement_timeout', '30s', false), "
                       "pg_catalog.current_user()::pg_catalog.text, "
                       "pg_catalog.set_config('synchronous_commit', 'on', false), "
-                      "CASE WHEN pg_catalog.has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE') "
-                      "THEN (SELECT c.system_identifier FROM pg_catalog.pg_control_system() c)::pg_catalog.text END",
+                      "pg_catalog.has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE')",
                       0, nullptr, deadline, error, size);
+    // The registry's system identifier where the leaser may read it (PUBLIC
+    // may, unless revoked; its own statement: EXECUTE is checked when a
+    // statement is planned, whatever a CASE would skip): a registry in this
+    // server's own cluster is refused. A bigint there, signed.
+    char registry_system[32] = "";
+    if (r != nullptr && strcmp(PQgetvalue(r, 0, 4), "t") == 0) {
+        PGresult *c = run(conn, "SELECT c.system_identifier::pg_catalog.text FROM pg_catalog.pg_control_system() c", 0,
+                          nullptr, deadline, error, size);
+        if (c == nullptr) {
+            PQclear(r);
+            r = nullptr;
+        } else {
+            strlcpy(registry_system, PQgetvalue(c, 0, 0), sizeof registry_system);
+            PQclear(c);
+        }
+    }
     char own_system[32];
-    snprintf(own_system, sizeof own_system, UINT64_FORMAT, static_cast<uint64>(GetSystemIdentifier()));
-    if (r != nullptr && strcmp(PQgetvalue(r, 0, 4), own_system) == 0) {
+    snprintf(own_system, sizeof own_system, INT64_FORMAT, static_cast<int64>(GetSystemIdentifier()));
+    if (r != nullptr && strcmp(registry_system, own_system) == 0) {
         // Every snapshot, clone, backup and standby of this server carries
         // that registry: restored or reverted with it, it hands out again
         // the very values its lost timeline leased.
@@ -565,13 +581,15 @@ bool read_held() {
     strlcpy(local_machine, state->machine_name, sizeof local_machine);
     strlcpy(local_source, state->source, sizeof local_source);
     // Kept only in a backend or worker: the postmaster outlives a crash
-    // restart's new shared memory and its new lease.
+    // restart's new shared memory, which may take a new lease
+    // (forget_kept_lease).
     local_held = IsUnderPostmaster;
     return true;
 }
 
 // The worker once this start holds its lease: idle until the server stops
-// (or a crash restart ends this shared memory, and this worker with it).
+// (or a crash restart ends this shared memory, and this worker with it; the
+// new one keeps the lease: keep_lease).
 void idle_until_stopped() {
     for (;;) {
         (void) WaitLatch(MyLatch, WL_LATCH_SET | WL_EXIT_ON_PM_DEATH, -1L, PG_WAIT_EXTENSION);
@@ -612,6 +630,20 @@ void request_lease() {
     strlcpy(worker.bgw_type, "locality_uuid lease", sizeof worker.bgw_type);
 #endif
     RegisterBackgroundWorker(&worker);
+}
+
+void forget_kept_lease(const char *why) {
+    const bool had = kept_lease.kept || held_from_kept;
+    kept_lease.kept = false;
+    if (held_from_kept && state != nullptr) {
+        // No process but the postmaster yet: nothing has read it.
+        pg_atomic_write_u32(&state->held, 0);
+        state->node = 0;
+        state->machine_name[0] = state->source[0] = '\0';
+        held_from_kept = false;
+    }
+    if (had)
+        ereport(LOG, (errmsg("locality_uuid: this start takes a new lease after the crash restart: %s", why)));
 }
 
 bool lease_held() { return read_held(); }
@@ -690,9 +722,10 @@ void locality_uuid_lease_main(Datum) {
     char name[64];
     int32 node = 0;
     long wait_ms = 1000;
-    // A worker started again (killed, or exited) while this start holds its
-    // lease: the lease stands for the life of this shared memory, and
-    // backends may have read it; never a second one.
+    // A worker started again (killed, or exited, or after a crash restart
+    // that kept the lease) while this start holds its lease: the lease
+    // stands for the life of the postmaster, and backends may have read it;
+    // never a second one.
     if (pg_atomic_read_u32(&state->held) != 0) {
         pg_read_barrier();
         ereport(LOG, (errmsg("locality_uuid: this start holds its lease already (node value %d): the lease worker, "

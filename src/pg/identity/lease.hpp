@@ -28,6 +28,12 @@ bool lease_held();
 uint32 lease_node();
 const char *lease_machine_name();
 
+// The postmaster, making shared memory after a crash restart: the lease it
+// keeps across one (lease.cpp) is not kept after all, for `why` (the data
+// directory went back under it: reservations/shared_memory.cpp); the
+// worker takes a new one. Logged.
+void forget_kept_lease(const char *why);
+
 // "lease from the registry at HOST:PORT/DB, <time>": where the values come
 // from, for the binding and locality_uuid_binding().
 const char *lease_source();

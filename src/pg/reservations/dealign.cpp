@@ -464,14 +464,17 @@ void settle_identity(SharedCounters *s) {
     // applied its target, and could not tell whether this is the host that
     // recorded it, which completes that same target at its own next start.
     // Moved on from it here too: one move more where it was recorded costs
-    // nothing, a copy left on the target repeats its origin's ids.
+    // nothing, a copy left on the target repeats its origin's ids. (A move
+    // still due after a recovery of another server's WAL: the same.)
     const bool unfinished = s->bound_known && s->bound.state != BindingState::bound;
     if (other_host || unfinished) {
         // The start's move, made before the first id (with_active_cells
         // reads moves_pending only after this flag is cleared).
         snprintf(s->move_why, sizeof s->move_why, "%s (read once its host identity file could be)",
                  other_host ? "the counters were bound elsewhere; this server started on another host"
-                            : "a move recorded before this start was never completed here");
+                 : s->bound.state == BindingState::moving
+                     ? "a move recorded before this start was never completed here"
+                     : "recovery replayed another server's WAL before this start");
         if (pg_atomic_read_u32(&s->moves_pending) == kNoMove) pg_atomic_write_u32(&s->moves_pending, kMoveDue);
     } else {
         // This host: bound here (again, with the identity the file holds).

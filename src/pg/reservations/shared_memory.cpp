@@ -5,6 +5,12 @@
 #include "reservations/restore.hpp"
 #include "reservations/shared_counters.hpp"
 
+extern "C" {
+#include "storage/ipc.h"  // on_shmem_exit
+}
+
+#include "identity/lease.hpp"
+
 namespace locality_pg {
 namespace {
 
@@ -26,6 +32,43 @@ void shmem_request() {
     RequestNamedLWLockTranche(kLockTranche, 1);
 }
 
+// What the state file held when a crash restart discarded the shared
+// memory (the postmaster's, kept across it: on_shmem_exit runs before the
+// segment goes). The file is written durably before its marks count, so
+// after a crash it holds them still; lower (or unreadable) at the new
+// start, it went back with its data directory under the running
+// postmaster (a volume swapped or rolled back), and the lease this
+// postmaster would keep must not go on over older marks: a new one is
+// taken (identity/lease.hpp).
+ReservedState file_before_crash;
+bool file_before_crash_known = false;
+
+void keep_file_marks(int, Datum) {
+    file_before_crash_known = shared != nullptr && shared->on_disk_known;
+    if (file_before_crash_known) file_before_crash = shared->on_disk;
+}
+
+bool below(const ReservedState &file, const ReservedState &before) {
+    if (file.variable_start != before.variable_start || file.variable < before.variable ||
+        file.explicit_sequential < before.explicit_sequential || file.hot_guid < before.hot_guid ||
+        file.hot_seconds < before.hot_seconds)
+        return true;
+    for (uint32 i = 0; i < locality::kRunSlots; ++i)
+        if (file.runs[i] < before.runs[i]) return true;
+    return false;
+}
+
+// The postmaster, after a crash restart made the counters anew.
+void check_file_after_crash(const SharedCounters *s) {
+    if (!file_before_crash_known) return;
+    file_before_crash_known = false;
+    if (!s->on_disk_known)
+        forget_kept_lease("\"locality_uuid.state\" could not be read at the restart");
+    else if (below(s->on_disk, file_before_crash))
+        forget_kept_lease("\"locality_uuid.state\" holds lower marks than before the crash: the data directory went "
+                          "back");
+}
+
 void shmem_startup() {
     if (prev_shmem_startup_hook) prev_shmem_startup_hook();
     // Drawn before taking the lock: pg_strong_random may block.
@@ -37,6 +80,10 @@ void shmem_startup() {
     if (!found) restore_counters(state, &GetNamedLWLockTranche(kLockTranche)[0].lock, fresh);
     LWLockRelease(AddinShmemInitLock);
     shared = state;
+    if (!IsUnderPostmaster && !found) {
+        check_file_after_crash(state);
+        on_shmem_exit(keep_file_marks, 0);
+    }
 }
 
 }  // namespace
