@@ -225,7 +225,7 @@ read -r v e h < <(awk '$1 == "variable" { v = $2 } $1 == "explicit" { e = $2 } $
   "$WORK/o/locality_uuid.state")
 rs=$(awk '$1 == "run_start" { print $2 }' "$WORK/o/locality_uuid.binding")
 target="target $((v + 1073741824)) $((e + 536870912)) $((h + 4194304)) $rs"
-awk -v t="$target" '$1 == "state" { print "state moving"; print t; next } { print }' "$WORK/o/locality_uuid.binding" \
+awk -v t="$target" '$1 == "target" || $1 == "target_run" { next } $1 == "state" { print "state moving"; print t; next } { print }' "$WORK/o/locality_uuid.binding" \
   >"$WORK/binding.moving"
 cp "$WORK/binding.moving" "$WORK/o/locality_uuid.binding"
 rm -rf "$WORK/c"
@@ -515,7 +515,7 @@ read -r v e h < <(awk '$1 == "variable" { v = $2 } $1 == "explicit" { e = $2 } $
   "$WORK/n/locality_uuid.state")
 rs=$(awk '$1 == "run_start" { print $2 }' "$WORK/n/locality_uuid.binding")
 target="target $((v + 1073741824)) $((e + 536870912)) $((h + 4194304)) $rs"
-awk -v t="$target" '$1 == "state" { print "state moving"; print t; next } { print }' "$WORK/n/locality_uuid.binding" \
+awk -v t="$target" '$1 == "target" || $1 == "target_run" { next } $1 == "state" { print "state moving"; print t; next } { print }' "$WORK/n/locality_uuid.binding" \
   >"$WORK/binding.moving"
 cp "$WORK/binding.moving" "$WORK/n/locality_uuid.binding"
 cp -a "$WORK/n" "$WORK/n.disk"
