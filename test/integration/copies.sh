@@ -55,6 +55,20 @@ MOVED="locality_uuid: server-wide counters moved past fresh random points"
 # error_of NODE SQL: "SQLSTATE: message" of the ERROR SQL raises on NODE.
 error_of() { q "$1" -v VERBOSITY=verbose -c "$2" 2>&1 | sed -n 's/^ERROR: *//p' | head -n 1 || true; }
 
+# record_unfinished_move NODE: NODE (stopped) as a crash between recording
+# a move and writing the state file leaves it: its binding "moving", with a
+# target past its file's marks (sets v, e and h, the marks it moved from).
+record_unfinished_move() {
+  local rs target
+  read -r v e h < <(awk '$1 == "variable" { v = $2 } $1 == "explicit" { e = $2 } $1 == "hot" { h = $2 } END { print v, e, h }' \
+    "$WORK/$1/locality_uuid.state")
+  rs=$(awk '$1 == "run_start" { print $2 }' "$WORK/$1/locality_uuid.binding")
+  target="target $((v + 1073741824)) $((e + 536870912)) $((h + 4194304)) $rs"
+  awk -v t="$target" '$1 == "target" || $1 == "target_run" { next } $1 == "state" { print "state moving"; print t; next } { print }' \
+    "$WORK/$1/locality_uuid.binding" >"$WORK/binding.moving"
+  cp "$WORK/binding.moving" "$WORK/$1/locality_uuid.binding"
+}
+
 # --- cp -a of a stopped cluster, beside its origin ---------------------------------
 echo "== cp -a of a stopped cluster started beside its origin"
 make_host h1
@@ -221,13 +235,7 @@ pgctl o stop -m fast
 # that the copy's fresh random counters (below 2^32) stand above the target
 # and only starting at the target itself passes the check below.
 sed -i 's/^explicit .*/explicit 0/; s/^hot .*/hot 0/' "$WORK/o/locality_uuid.state"
-read -r v e h < <(awk '$1 == "variable" { v = $2 } $1 == "explicit" { e = $2 } $1 == "hot" { h = $2 } END { print v, e, h }' \
-  "$WORK/o/locality_uuid.state")
-rs=$(awk '$1 == "run_start" { print $2 }' "$WORK/o/locality_uuid.binding")
-target="target $((v + 1073741824)) $((e + 536870912)) $((h + 4194304)) $rs"
-awk -v t="$target" '$1 == "target" || $1 == "target_run" { next } $1 == "state" { print "state moving"; print t; next } { print }' "$WORK/o/locality_uuid.binding" \
-  >"$WORK/binding.moving"
-cp "$WORK/binding.moving" "$WORK/o/locality_uuid.binding"
+record_unfinished_move o
 rm -rf "$WORK/c"
 cp -a "$WORK/o" "$WORK/c"
 rm "$WORK/c/locality_uuid.state"
@@ -511,13 +519,7 @@ pgctl n stop -m fast
 # must move on from it. Both run from the one directory in turn, at the
 # same clock instants.
 echo; echo "== a clone of a directory whose move never finished, its host identity file unreadable at its start"
-read -r v e h < <(awk '$1 == "variable" { v = $2 } $1 == "explicit" { e = $2 } $1 == "hot" { h = $2 } END { print v, e, h }' \
-  "$WORK/n/locality_uuid.state")
-rs=$(awk '$1 == "run_start" { print $2 }' "$WORK/n/locality_uuid.binding")
-target="target $((v + 1073741824)) $((e + 536870912)) $((h + 4194304)) $rs"
-awk -v t="$target" '$1 == "target" || $1 == "target_run" { next } $1 == "state" { print "state moving"; print t; next } { print }' "$WORK/n/locality_uuid.binding" \
-  >"$WORK/binding.moving"
-cp "$WORK/binding.moving" "$WORK/n/locality_uuid.binding"
+record_unfinished_move n
 cp -a "$WORK/n" "$WORK/n.disk"
 origin_host=$(cat "$WORK/h7.id")
 disk_ms=$CLOCK_MS

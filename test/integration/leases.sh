@@ -42,6 +42,16 @@ IDS=${LEASES_IDS:-50000}
 . "$ROOT/test/integration/lib/sides.sh"
 CLI=${CLI:-locality-uuid}
 error_of() { q "$1" -v VERBOSITY=verbose -c "$2" 2>&1 | sed -n 's/^ERROR: *//p' | head -n 1 || true; }
+# error_once NODE TEXT: NODE's error for an id once it holds TEXT (the
+# worker's attempt comes after the start; at most 20 s).
+error_once() {
+  local err=""
+  for _ in $(seq 100); do
+    err=$(error_of "$1" "SELECT locality_uuid()")
+    [[ $err == *"$2"* ]] && break; sleep 0.2
+  done
+  echo "$err"
+}
 MOVED="locality_uuid: server-wide counters moved past fresh random points"
 
 # --- the registry -----------------------------------------------------------------
@@ -543,11 +553,7 @@ echo; echo "== a registry another role may write"
 # lease again (in $got; empty if none came).
 refused_at_restart() {
   pgctl o restart -m fast
-  out=""
-  for _ in $(seq 50); do
-    out=$(error_of o "SELECT locality_uuid()")
-    [[ $out == *refusing* ]] && break; sleep 0.2
-  done
+  out=$(error_once o refusing)
 }
 leased_again() {
   got=""
@@ -594,11 +600,7 @@ rc=0; out=$("$CLI" fleet registry --registry "$REG user=postgres" 2>&1 >/dev/nul
 check "fleet registry exits $rc: $out" \
   '[ $rc = 1 ] && [[ $out == "locality-uuid: the registry has no node value left: all 268435455 are drawn, and every claim and lease now fails; nothing gives values back"* ]]'
 pgctl o start
-out=""
-for _ in $(seq 100); do
-  out=$(error_of o "SELECT locality_uuid()")
-  [[ $out == *"no node value left"* ]] && break; sleep 0.2
-done
+out=$(error_once o "no node value left")
 check "a start then waits, saying why: $out" \
   '[[ $out == *": the registry has no node value left: all 268435455 are drawn, and nothing gives values back (doc/fleets.md, \"The budget\")" ]]'
 rc=0; json=$("$CLI" fleet audit --registry "$REG user=postgres" --targets "$WORK/targets" --json) || rc=$?
@@ -634,11 +636,7 @@ for _ in $(seq 100); do got=$(q self -c "SELECT locality_uuid_node(locality_uuid
 check "pg_control_system() not executable by the leaser: the identifier unread, the lease taken (node $got)" '[ -n "$got" ]'
 q self -c "GRANT EXECUTE ON FUNCTION pg_catalog.pg_control_system() TO PUBLIC"
 pgctl self restart -m fast
-out=""
-for _ in $(seq 100); do
-  out=$(error_of self "SELECT locality_uuid()")
-  [[ $out == *refusing* ]] && break; sleep 0.2
-done
+out=$(error_once self refusing)
 self_leases=$(q self -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE how = 'leased'")
 check "executable (as by default): a registry in the server's own cluster is refused, no lease taken at that start ($self_leases in all): $out" \
   '[[ $out == *": refusing the registry: it is in this server'"'"'s own cluster: its system identifier is this server'"'"'s (or its primary'"'"'s); "* ]] &&

@@ -28,15 +28,6 @@ bool same_marks(const ReservedState &a, const ReservedState &b) {
     return true;
 }
 
-// Whether a holds a mark above b's (or another variable-mode start).
-bool rises_above(const ReservedState &a, const ReservedState &b) {
-    if (a.variable_start != b.variable_start || a.variable > b.variable ||
-        a.explicit_sequential > b.explicit_sequential || a.hot_guid > b.hot_guid || a.hot_seconds > b.hot_seconds)
-        return true;
-    for (uint32 i = 0; i < locality::kRunSlots; ++i)
-        if (a.runs[i] > b.runs[i]) return true;
-    return false;
-}
 
 }  // namespace
 

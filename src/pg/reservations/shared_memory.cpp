@@ -2,6 +2,7 @@
 // hooks that request it and, at the start of each shared-memory lifetime
 // (postmaster start, crash restart), set it up and restore the counters
 // past the state file's marks (reservations/start.cpp).
+#include "reservations/marks.hpp"
 #include "reservations/restore.hpp"
 #include "reservations/shared_counters.hpp"
 
@@ -48,23 +49,13 @@ void keep_file_marks(int, Datum) {
     if (file_before_crash_known) file_before_crash = shared->on_disk;
 }
 
-bool below(const ReservedState &file, const ReservedState &before) {
-    if (file.variable_start != before.variable_start || file.variable < before.variable ||
-        file.explicit_sequential < before.explicit_sequential || file.hot_guid < before.hot_guid ||
-        file.hot_seconds < before.hot_seconds)
-        return true;
-    for (uint32 i = 0; i < locality::kRunSlots; ++i)
-        if (file.runs[i] < before.runs[i]) return true;
-    return false;
-}
-
 // The postmaster, after a crash restart made the counters anew.
 void check_file_after_crash(const SharedCounters *s) {
     if (!file_before_crash_known) return;
     file_before_crash_known = false;
     if (!s->on_disk_known)
         forget_kept_lease("\"locality_uuid.state\" could not be read at the restart");
-    else if (below(s->on_disk, file_before_crash))
+    else if (rises_above(file_before_crash, s->on_disk))
         forget_kept_lease("\"locality_uuid.state\" holds lower marks than before the crash: the data directory went "
                           "back");
 }
