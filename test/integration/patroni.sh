@@ -200,15 +200,21 @@ BATCH="COPY (SELECT k, inet_server_port(), x, ('x' || left(pg_walfile_name(pg_cu
   UNION ALL SELECT 'hot_clock', $(mask_hot 'hot_guid(7)') FROM generate_series(1, $B)
   UNION ALL SELECT 'hot_at', $(mask_hot "hot_guid(7, $FIXED)") FROM generate_series(1, $B)) s) TO STDOUT"
 LEADER_DSN="host=127.0.0.1,127.0.0.1,127.0.0.1 port=${PG_PORT[m1]},${PG_PORT[m2]},${PG_PORT[m3]} user=postgres dbname=postgres target_session_attrs=read-write connect_timeout=2"
+# A failed batch is logged with its error (stderr, SQLSTATE first:
+# VERBOSITY=verbose prints "ERROR:  55000: ..."), never with its output:
+# an id's hex can hold "55000". Whole id lines a batch printed before it
+# failed were given out, so they are kept for the repeat check (all but
+# the last, which the broken connection may have cut).
 client() {
   local t out
   while [ ! -e "$WORK/stop" ]; do
     t=$(date +%s%3N)
-    if out=$(psql -X -q -At -v ON_ERROR_STOP=1 "$LEADER_DSN" -c "$BATCH" 2>&1); then
+    if out=$(psql -X -q -At -v ON_ERROR_STOP=1 -v VERBOSITY=verbose "$LEADER_DSN" -c "$BATCH" 2>"$WORK/client.err"); then
       printf '%s\n' "$out" >>"$WORK/ids.tsv"
       echo "$t ok" >>"$WORK/client.log"
     else
-      echo "$t fail $(head -n 1 <<<"$out")" >>"$WORK/client.log"
+      sed '$d' <<<"$out" | awk -F'\t' 'NF == 4 && length($3) == 32 && $4 ~ /^[0-9]+$/' >>"$WORK/ids.tsv"
+      echo "$t fail $(grep -m 1 . "$WORK/client.err" || echo "psql failed with no error text")" >>"$WORK/client.log"
       sleep 0.2
     fi
   done
@@ -385,7 +391,8 @@ echo "longest outage: $(awk '{print $1}' <<<"${outages:-0 s}" | sort -n | tail -
 # (55000, "no lease ... yet"): said, not refused. Anything else from the
 # extension is a refusal.
 lease_waits=$(grep -c " fail .*no lease of a node value yet" "$WORK/client.log" || true)
-refused=$(grep " fail " "$WORK/client.log" | grep -v "no lease of a node value yet" | grep -c "55000\|require_node_id\|locality_uuid" || true)
+refused=$(grep " fail " "$WORK/client.log" | grep -v "no lease of a node value yet" |
+  grep -Ec "(ERROR|FATAL|WARNING): +55000:|require_node_id|locality_uuid" || true)
 check "no batch refused by the extension (55000 or other locality_uuid errors): $refused; batches that waited for a lease: $lease_waits" '[ "$refused" = 0 ]'
 
 echo
