@@ -164,11 +164,11 @@ SQL_EDITION_TOOLS = $(addprefix $(SOURCE_DIR)/src/sql/,signatures.sh install_che
 # The SQL edition's own version: it moves when src/sql changes, not with the
 # library. make_install.sh checks META.json against it; sql_edition_moves.sh
 # checks that a released version's script (test/fixtures) is built unchanged.
-SQL_EDITION_VERSION = 1.4
+SQL_EDITION_VERSION = 1.5
 SQL_EDITION_SCRIPT = $(SQL_EDITION_DIR)/locality_uuid_sql--$(SQL_EDITION_VERSION).sql
 # Earlier versions of the SQL edition that ALTER EXTENSION ... UPDATE (and
 # pg_tle's update path) brings to this one.
-SQL_EDITION_FROM = 1.2 1.3
+SQL_EDITION_FROM = 1.2 1.3 1.4
 SQL_EDITION_UPDATES = $(foreach v,$(SQL_EDITION_FROM),$(SQL_EDITION_DIR)/locality_uuid_sql--$(v)--$(SQL_EDITION_VERSION).sql)
 SQL_EDITION_COMMENT = Locality UUIDs and exact version-1 tools in SQL and PL/pgSQL only (the SQL edition of locality_uuid)
 .PHONY: sql-edition
@@ -204,7 +204,7 @@ locality_uuid_sql_pgtle.sql: $(SQL_EDITION_SCRIPT) $(SQL_EDITION_UPDATES) $(SOUR
 # included, in a schema another role may control (extension_script.sh);
 # where no superuser is at hand, the psql script or pg_tle installs it as
 # the role itself.
-$(SQL_EDITION_DIR)/locality_uuid_sql.control: $(SOURCE_DIR)/locality_uuid.control | $(SQL_EDITION_DIR)
+$(SQL_EDITION_DIR)/locality_uuid_sql.control: $(SOURCE_DIR)/locality_uuid.control $(SOURCE_DIR)/Makefile | $(SQL_EDITION_DIR)
 	printf "comment = '%s'\ndefault_version = '%s'\nrelocatable = false\nsuperuser = true\n" \
 	  '$(SQL_EDITION_COMMENT)' '$(SQL_EDITION_VERSION)' >$@
 $(SQL_EDITION_DIR)/Makefile: $(SOURCE_DIR)/Makefile | $(SQL_EDITION_DIR)

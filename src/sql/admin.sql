@@ -61,7 +61,7 @@ DECLARE
 BEGIN
     PERFORM @extschema@.locality_uuid_require_owner('locality_uuid_release_future_windows');
     BEGIN
-        LOCK TABLE @extschema@.locality_uuid_lock IN EXCLUSIVE MODE;
+        LOCK TABLE @extschema@.locality_uuid_lock IN SHARE UPDATE EXCLUSIVE MODE;
         now_w := @extschema@.locality_uuid_unix_micros(pg_catalog.clock_timestamp()) / 600000000;
         FOR slot IN 0..63 LOOP
             held := (coalesce(pg_catalog.pg_sequence_last_value(runs[slot + 1]), 0) >> 32) - 1;
@@ -145,7 +145,7 @@ BEGIN
             DETAIL = 'variable_next is 32 bits, given_time_next 31, hot_next 24; run_window is a window up to the clock''s, run_next a place, 0 to 2147483648.';
     END IF;
     BEGIN
-        LOCK TABLE @extschema@.locality_uuid_lock IN EXCLUSIVE MODE;
+        LOCK TABLE @extschema@.locality_uuid_lock IN SHARE UPDATE EXCLUSIVE MODE;
         -- Variable mode: draw n makes start + (n + 1) * step, so the draw
         -- that makes variable_next has n + 1 = (variable_next - start) *
         -- step^-1 mod 2^32 (step^-1 = 3127333277; the product in 16-bit

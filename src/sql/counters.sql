@@ -81,8 +81,10 @@ BEGIN
             created := created || name;
         END IF;
     END LOOP;
-    -- The view the takeover and the release lock (generators.sql): only
-    -- its owner can lock it in a mode that conflicts with theirs.
+    -- The view the moves, the takeover and the release lock (SHARE UPDATE
+    -- EXCLUSIVE, node.sql): only its owner can lock it in a mode that
+    -- conflicts with theirs; what any role can hold from parse time (ROW
+    -- SHARE, ROW EXCLUSIVE) does not.
     IF pg_catalog.to_regclass('@extschema@.locality_uuid_lock') IS NULL THEN
         CREATE VIEW @extschema@.locality_uuid_lock AS SELECT;
         created := created || 'locality_uuid_lock'::pg_catalog.text;

@@ -212,9 +212,10 @@ COMMENT ON FUNCTION locality_uuid_given_id(pg_catalog.timestamptz, pg_catalog.bo
 -- only for a caller that drew v from w's slot itself: v must be this
 -- session's currval of that sequence (a role without USAGE on it cannot
 -- draw), and w may not be ahead of the clock (no caller pushes a run into
--- the future). Takers wait for each other on a lock of
--- locality_uuid_lock, a view no other role can lock in a conflicting mode
--- (advisory locks, which any role can take, are not used), taken in a
+-- the future). Takers wait for each other on a SHARE UPDATE EXCLUSIVE
+-- lock of locality_uuid_lock, a view no other role can lock in a
+-- conflicting mode (node.sql, locality_uuid_bind_here, says why that mode;
+-- advisory locks, which any role can take, are not used), taken in a
 -- block that always ends in an error it catches: the lock goes at once,
 -- the sequence stays set (sequences are not transactional), and a cancel
 -- or a timeout at any point leaves no lock behind.
@@ -235,7 +236,7 @@ BEGIN
     END IF;
     IF v >> 32 < w + 1 THEN
         BEGIN
-            LOCK TABLE @extschema@.locality_uuid_lock IN EXCLUSIVE MODE;
+            LOCK TABLE @extschema@.locality_uuid_lock IN SHARE UPDATE EXCLUSIVE MODE;
             v := pg_catalog.nextval(run);
             IF v >> 32 < w + 1 THEN
                 v := ((w + 1) << 32)

@@ -8,6 +8,10 @@
 #          string literals) or a keyword
 #   42710  the schema of the C edition (same names), or, for the psql
 #          script, of the extension locality_uuid_sql
+#   42501  a role other than trusted ones and the installing role's
+#          members that is a member of pg_write_all_data (14+: it may set
+#          every sequence, the counters too) or pg_maintain (17+: it may
+#          lock every relation in any mode, the edition's lock too)
 #   42501  a schema owned by another role (its owner can drop and replace
 #          what is in it), or in which another role may create objects
 #          (CREATE granted to it or to PUBLIC), or that holds an object of
@@ -47,6 +51,7 @@ DECLARE
     db_owner pg_catalog.oid := (SELECT d.datdba FROM pg_catalog.pg_database d WHERE d.datname = pg_catalog.current_database());
     trusted pg_catalog.oid[];
     found pg_catalog.text;
+    revokes pg_catalog.text;
     fresh_only pg_catalog.bool := $fresh_only;
     refuse_sql_extension pg_catalog.bool := $refuse_sql_extension;
 BEGIN
@@ -74,6 +79,27 @@ BEGIN
                      WHERE r.oid = installer OR r.rolsuper
                         OR (r.rolname = 'pg_database_owner'
                             AND (db_owner = installer OR (SELECT o.rolsuper FROM pg_catalog.pg_roles o WHERE o.oid = db_owner))));
+    -- Predefined roles that write or lock every relation with no grant on
+    -- it (a major without one has no row), by the roles they were granted
+    -- to directly, whom a REVOKE names.
+    SELECT pg_catalog.string_agg(pg_catalog.format('role %s is a member of %s, which %s', w.member, w.predefined, w.may), '; '
+                                 ORDER BY w.predefined, w.member),
+           pg_catalog.string_agg(pg_catalog.format('REVOKE %s FROM %s;', w.predefined, w.member), ' '
+                                 ORDER BY w.predefined, w.member)
+    INTO found, revokes
+    FROM (SELECT DISTINCT pg_catalog.quote_ident(m.rolname::pg_catalog.text) AS member, p.rolname::pg_catalog.text AS predefined, v.may
+          FROM (VALUES ('pg_write_all_data', 'may set every sequence, the counters too'),
+                       ('pg_maintain', 'may lock every relation in any mode, the edition''s lock too')) v(name, may)
+               JOIN pg_catalog.pg_roles p ON p.rolname = v.name
+               JOIN pg_catalog.pg_auth_members a ON a.roleid = p.oid
+               JOIN pg_catalog.pg_roles m ON m.oid = a.member
+          WHERE NOT m.oid = ANY (trusted) AND NOT pg_catalog.pg_has_role(m.oid, installer, 'MEMBER')) w;
+    IF found IS NOT NULL THEN
+        RAISE EXCEPTION 'locality_uuid: install refused: other roles may write or lock every relation of the database'
+            USING ERRCODE = '42501',
+                  DETAIL = found || '.',
+                  HINT = pg_catalog.format('%s Then install again: the edition trusts no role that can set its counters back or hold its lock.', revokes);
+    END IF;
     SELECT pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(n.nspowner)::pg_catalog.text) INTO found
     FROM pg_catalog.pg_namespace n WHERE n.oid = nsp AND NOT n.nspowner = ANY (trusted);
     IF found IS NOT NULL THEN

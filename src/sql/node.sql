@@ -77,6 +77,15 @@ COMMENT ON FUNCTION locality_uuid_here() IS
 -- ('copy', 'timeline' or NULL) and where the counters were bound.
 -- SECURITY DEFINER: setval is the owner's; what it does is fixed, and it
 -- does it only where the counters are not bound.
+-- Counters already bound here, on this timeline (every session's first
+-- id but the one after a copy or a promotion), take no lock at all: the
+-- place is set after the counters moved, so a session that finds this
+-- place finds them moved. The lock is SHARE UPDATE EXCLUSIVE, the one
+-- mode that waits for its own kind and for no lock a statement can take
+-- without a privilege on the view: another role that may name it can hold
+-- ROW SHARE (PREPARE ... FOR UPDATE) or ROW EXCLUSIVE (a prepared write)
+-- from parse time, as long as it likes, and delays no move and no
+-- takeover.
 CREATE OR REPLACE FUNCTION locality_uuid_bind_here(OUT moved pg_catalog.text, OUT bound_system pg_catalog.text,
                                                    OUT bound_database pg_catalog.text, OUT bound_timeline pg_catalog.text)
     RETURNS pg_catalog.record
@@ -86,8 +95,16 @@ DECLARE
     now_w pg_catalog.int8;
     v pg_catalog.int8;
 BEGIN
+    bound_system := NULLIF(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_system'), 0)::pg_catalog.text;
+    bound_database := NULLIF(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_database'), 0)::pg_catalog.text;
+    bound_timeline := NULLIF(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_timeline'), 0)::pg_catalog.text;
+    IF bound_database = here[2] AND (bound_system IS NULL OR here[1] = '' OR bound_system = here[1])
+       AND bound_timeline IS NOT DISTINCT FROM NULLIF(here[3], '') THEN
+        PERFORM pg_catalog.setval('@extschema@.locality_uuid_session', 0, true);
+        RETURN;
+    END IF;
     BEGIN
-        LOCK TABLE @extschema@.locality_uuid_lock IN EXCLUSIVE MODE;
+        LOCK TABLE @extschema@.locality_uuid_lock IN SHARE UPDATE EXCLUSIVE MODE;
         bound_system := NULLIF(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_system'), 0)::pg_catalog.text;
         bound_database := NULLIF(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_database'), 0)::pg_catalog.text;
         bound_timeline := NULLIF(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_timeline'), 0)::pg_catalog.text;

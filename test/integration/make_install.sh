@@ -19,12 +19,18 @@ echo "META.json: meta-spec 1.0.0, provides locality_uuid $provides = default_ver
 sql_version=$(sql_edition_version)
 sql_provides=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["provides"]["locality_uuid_sql"]["version"])' "$ROOT/META.json")
 [ "$sql_provides" = "$sql_version.0" ] || fail "META.json provides locality_uuid_sql $sql_provides; the Makefile builds $sql_version"
-# The SQL edition's version is the library's (being released with it), or
-# an earlier release whose script test/fixtures holds (sql_edition_moves.sh
-# checks that the build still gives that script, byte for byte).
+# The SQL edition's version is the library's (being released with it), an
+# earlier release whose script test/fixtures holds (sql_edition_moves.sh
+# checks that the build still gives that script, byte for byte), or, while
+# CHANGELOG.md starts with "Unreleased", the library's next minor version
+# (the SQL edition changed since the library's release: the two go out
+# together).
+next_minor="${version%%.*}.$((${version#*.} + 1))"
+unreleased=$(sed -n 's/^## \(.*\)/\1/p' "$ROOT/CHANGELOG.md" | head -n 1)
 [ "$sql_version" = "$version" ] || [ -f "$ROOT/test/fixtures/sql_edition_$sql_version/locality_uuid_sql--$sql_version.sql" ] ||
-  fail "SQL_EDITION_VERSION $sql_version is neither default_version $version nor a release in test/fixtures"
-echo "META.json: provides locality_uuid_sql $sql_provides = the Makefile's SQL_EDITION_VERSION, this release's or a fixture's"
+  { [ "$sql_version" = "$next_minor" ] && [ "$unreleased" = Unreleased ]; } ||
+  fail "SQL_EDITION_VERSION $sql_version is neither default_version $version, nor a release in test/fixtures, nor the unreleased $next_minor"
+echo "META.json: provides locality_uuid_sql $sql_provides = the Makefile's SQL_EDITION_VERSION (this release's, a fixture's or the unreleased next)"
 # debian/changelog (upstream part of its newest entry) and CHANGELOG.md
 # (its first release heading) name the same version.
 deb=$(sed -n '1s/^[^(]*(\([^-)]*\)-[^)]*).*/\1/p' "$ROOT/debian/changelog")

@@ -9,7 +9,7 @@
 #               ids repeated with the pid field masked. A dump restored in
 #               a new database, and set_node on a copy before its first
 #               id, move them too
-#   upgrade     the 1.2 and 1.3 psql scripts and extensions (test/fixtures),
+#   upgrade     the 1.2, 1.3 and 1.4 psql scripts and extensions (test/fixtures),
 #               upgraded in place: node value, machine name, variable start
 #               and counters kept, the counters bound where 1.2 recorded
 #               them (no warning), routines those of a fresh install, nothing
@@ -28,7 +28,7 @@ export FIXTURES="$ROOT/test/fixtures" N=${SQL_EDITION_MOVE_IDS:-100000}
 VERSION=$(sql_edition_version)
 EXT_DIR="$("$PG_CONFIG" --sharedir)/extension"
 WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"; rm -f "$EXT_DIR/locality_uuid_sql--1.2.sql" "$EXT_DIR/locality_uuid_sql--1.3.sql"; make -s -C "$ROOT/locality_uuid_sql" PG_CONFIG="$PG_CONFIG" uninstall >/dev/null' EXIT
+trap 'rm -rf "$WORK"; rm -f "$EXT_DIR/locality_uuid_sql--1.2.sql" "$EXT_DIR/locality_uuid_sql--1.3.sql" "$EXT_DIR/locality_uuid_sql--1.4.sql"; make -s -C "$ROOT/locality_uuid_sql" PG_CONFIG="$PG_CONFIG" uninstall >/dev/null' EXIT
 make -s -C "$ROOT/locality_uuid_sql" PG_CONFIG="$PG_CONFIG" install >/dev/null
 # A released version's script never changes: if this build is one of them
 # (SQL_EDITION_VERSION below the library's), it is that release's, byte for byte.
@@ -36,8 +36,9 @@ if [ -f "$FIXTURES/sql_edition_$VERSION/locality_uuid_sql--$VERSION.sql" ]; then
   cmp -s "$FIXTURES/sql_edition_$VERSION/locality_uuid_sql--$VERSION.sql" "$ROOT/locality_uuid_sql/locality_uuid_sql--$VERSION.sql" ||
     { echo "FAIL: src/sql changed since release $VERSION of the SQL edition: give it a new version and an update script"; exit 1; }
 fi
-# The released extension scripts, for CREATE EXTENSION ... VERSION '1.2' (and '1.3').
-cp "$FIXTURES/sql_edition_1.2/locality_uuid_sql--1.2.sql" "$FIXTURES/sql_edition_1.3/locality_uuid_sql--1.3.sql" "$EXT_DIR/"
+# The released extension scripts, for CREATE EXTENSION ... VERSION '1.2' (1.3, 1.4).
+cp "$FIXTURES/sql_edition_1.2/locality_uuid_sql--1.2.sql" "$FIXTURES/sql_edition_1.3/locality_uuid_sql--1.3.sql" \
+  "$FIXTURES/sql_edition_1.4/locality_uuid_sql--1.4.sql" "$EXT_DIR/"
 
 run() {
   set -euo pipefail
@@ -133,8 +134,8 @@ PY
     fail "set_node on a copy did not move its counters"
   echo "ok: a restored dump's first id, and set_node on a copy before any id, move the counters and warn"
 
-  # ---- upgrade from each earlier release (1.2, 1.3), in place ----
-  for OLD in 1.2 1.3; do
+  # ---- upgrade from each earlier release (1.2, 1.3, 1.4), in place ----
+  for OLD in 1.2 1.3 1.4; do
   o=${OLD/./}
   q -c "CREATE DATABASE upg$o OWNER dba" -c "CREATE DATABASE fresh$o OWNER dba"
   for db in upg$o fresh$o; do as dba $db -c "CREATE SCHEMA up" -c "GRANT USAGE ON SCHEMA up TO app"; done

@@ -17,10 +17,18 @@
 #               node value, release runs or hand counters over; a role
 #               without USAGE on the runs cannot take one over; a member of
 #               the owner role can
+#               (and, 14+, a schema while another role is a member of
+#               pg_write_all_data, 17+ pg_maintain, directly or through a
+#               group: named with the REVOKE)
 #   locks       a role with only CONNECT holding every advisory lock it can
 #               name and an ACCESS SHARE lock on every relation of the
-#               edition delays neither a run's takeover nor the release by
-#               more than a second
+#               edition, and the read-only role holding from parse time
+#               (PREPARE, one of them in a PREPARE TRANSACTION) ROW SHARE
+#               on every relation and ROW EXCLUSIVE on one, delay neither a
+#               run's takeover, nor the release by more than a second, nor
+#               the move of a copy's first id; a session's first id where
+#               nothing moves takes no lock (the owner holding the lock
+#               delays none)
 #   parallel    every function labelled PARALLEL SAFE runs in a parallel
 #               worker (forced parallel mode, the leader not participating)
 #               and answers as it does in the leader
@@ -143,6 +151,31 @@ SQL
     echo "ok: $form refuses schema $schema: $code $message / $(grep -o 'DETAIL:  .*' <<<"$out" | cut -c10-130)"
   done
   expect "the trap never ran, in any refusal" "$trap_ran" "0"
+  # Predefined roles that write or lock every relation: a member is
+  # refused, named by the role the grant went to (etl, mallory's group).
+  if [ "$PG_MAJOR" -ge 14 ]; then
+    q -c "CREATE ROLE etl" -c "GRANT pg_write_all_data TO etl" -c "GRANT etl TO mallory" \
+      -c "SET ROLE dba" -c "CREATE SCHEMA wide"
+    detail="role etl is a member of pg_write_all_data, which may set every sequence, the counters too."
+    hint="REVOKE pg_write_all_data FROM etl; Then install again"
+    if [ "$PG_MAJOR" -ge 17 ]; then
+      q -c "GRANT pg_maintain TO mallory"
+      detail="role mallory is a member of pg_maintain, which may lock every relation in any mode, the edition's lock too; $detail"
+      hint="REVOKE pg_maintain FROM mallory; $hint"
+    fi
+    for form in psql pg_tle extension; do
+      install_as $form wide
+      [ $rc -ne 0 ] || fail "$form installed into wide with etl a member of pg_write_all_data"
+      grep -q "ERROR:  42501: locality_uuid: install refused: other roles may write or lock every relation of the database\$" <<<"$out" &&
+        grep -qxF "DETAIL:  $detail" <<<"$out" && grep -qF "HINT:  $hint" <<<"$out" || fail "the $form install with wide writers: $out"
+      echo "ok: $form refuses while other roles write every relation: $(grep -o 'DETAIL:  .*' <<<"$out" | cut -c10-)"
+    done
+    expect "the refused installs left schema wide empty" "SELECT count(*) FROM pg_class WHERE relnamespace = 'wide'::regnamespace" "0"
+    q -c "REVOKE pg_write_all_data FROM etl" -c "DROP SCHEMA wide"
+    [ "$PG_MAJOR" -lt 17 ] || q -c "REVOKE pg_maintain FROM mallory"
+  else
+    echo "ok: (PostgreSQL $PG_MAJOR has no pg_write_all_data: nothing to refuse)"
+  fi
 
   # Default privileges that hand everything to mallory and withhold
   # EXECUTE from PUBLIC: what the install makes is the owner's alone.
@@ -222,7 +255,66 @@ SQL
   [ "$got" = "set 0 released" ] || fail "ops, a member of dba: $got"
   echo "ok: ops, a member of the owner role, sets the node value and releases"
 
-  # ---- locks: nothing a role with only CONNECT can hold delays a takeover ----
+  # ---- locks: nothing another role can hold delays an id ----
+  # A session's first id where the counters are bound already takes no
+  # lock: the owner holding the edition's lock delays none (before the
+  # fast path, every new session waited its 10 s lock_timeout, 55P03).
+  q -c "CREATE DATABASE shop2 TEMPLATE shop OWNER dba"
+  as dba shop <<'SQL' >"$WORK/owner_hold.txt" 2>&1 &
+BEGIN;
+LOCK TABLE ids.locality_uuid_lock IN SHARE UPDATE EXCLUSIVE MODE;
+SELECT pg_sleep(120);
+SQL
+  owner_hold=$!
+  until [ "$(q -c "SELECT count(*) FROM pg_locks WHERE relation = 'ids.locality_uuid_lock'::regclass AND granted")" = 1 ]; do sleep 0.1; done
+  # (Variable, given-time and Hot Guid ids: the current window's run may
+  # need its takeover, which waits for the lock, as it must.)
+  got=$(as app shop -c "SET statement_timeout = '20s'" -c "SELECT ids.locality_uuid_node(ids.locality_uuid()) || ' '
+                                                                 || ids.locality_uuid_node(ids.locality_uuid_at(now(), true)) || ' '
+                                                                 || ids.hot_guid_machine(ids.hot_guid(3))" 2>&1) ||
+    fail "a new session's first id while the owner holds the lock: $got"
+  [ "$got" = "17 17 f52bb9" ] || fail "a new session's first id while the owner holds the lock: $got"
+  echo "ok: a new session's first ids while the owner holds the edition's lock: nodes $got, no wait"
+  q -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE usename = 'dba' AND query LIKE 'SELECT pg_sleep%'" >/dev/null
+  wait $owner_hold || true
+  # reader (USAGE on the schema, nothing else) holds from parse time ROW
+  # SHARE on every relation of the edition (PREPARE ... FOR UPDATE) and
+  # ROW EXCLUSIVE on a sequence (a prepared UPDATE), in shop and in its
+  # copy shop2, in transactions it leaves open; app's transaction in shop
+  # holds the view's FOR UPDATE in a PREPARE TRANSACTION, which outlives
+  # its session.
+  cat >"$WORK/reader_holds.sql" <<'SQL'
+BEGIN;
+SELECT format('PREPARE s%s AS SELECT FROM ids.%I FOR UPDATE', c.oid, c.relname)
+FROM pg_class c WHERE c.relnamespace = 'ids'::regnamespace \gexec
+PREPARE w AS UPDATE ids.locality_uuid_variable_seq SET log_cnt = 0;
+SELECT pg_sleep(120);
+SQL
+  for db in shop shop2; do as reader $db -f "$WORK/reader_holds.sql" >"$WORK/reader_$db.txt" 2>&1 & done
+  as app shop -c "BEGIN" -c "PREPARE p AS SELECT FROM ids.locality_uuid_lock FOR UPDATE" -c "PREPARE TRANSACTION 'app_holds'" >/dev/null
+  held="SELECT count(*) FILTER (WHERE l.mode = 'RowShareLock') || ' ROW SHARE, '
+               || count(*) FILTER (WHERE l.mode = 'RowExclusiveLock') || ' ROW EXCLUSIVE'
+        FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+        WHERE a.usename = 'reader' AND a.datname = current_database() AND l.granted
+          AND l.relation IN (SELECT oid FROM pg_class WHERE relnamespace = 'ids'::regnamespace)"
+  for _ in $(seq 1 100); do
+    [ "$(q -c "$held")" = "73 ROW SHARE, 1 ROW EXCLUSIVE" ] && [ "$(DB=shop2 q -c "$held")" = "73 ROW SHARE, 1 ROW EXCLUSIVE" ] && break
+    sleep 0.1
+  done
+  expect "reader holds from parse time, in shop" "$held" "73 ROW SHARE, 1 ROW EXCLUSIVE"
+  DB=shop2 expect "reader holds from parse time, in shop2" "$held" "73 ROW SHARE, 1 ROW EXCLUSIVE"
+  expect "app's prepared transaction holds the view" \
+    "SELECT string_agg(l.mode, ' ') FROM pg_locks l WHERE l.pid IS NULL AND l.relation = 'ids.locality_uuid_lock'::regclass" "RowShareLock"
+  # The copy's first id moves its counters under the view's lock.
+  got=$(psql -X -q -At -v ON_ERROR_STOP=1 -U app -d shop2 -c "SET statement_timeout = '20s'" \
+          -c "SELECT ids.locality_uuid_node(ids.locality_uuid()) || ' ' || (pg_sequence_last_value('ids.locality_uuid_home_database')
+                                                                         = (SELECT oid FROM pg_database WHERE datname = 'shop2'))" 2>&1) ||
+    fail "the copy's first id under reader's holds: $got"
+  grep -q "WARNING:  locality_uuid: this database is a copy: its counters moved past fresh random points" <<<"$got" &&
+    [ "$(tail -n 1 <<<"$got")" = "17 true" ] || fail "the copy's first id under reader's holds: $got"
+  echo "ok: the copy's first id under reader's holds moved its counters and bound them to shop2"
+
+  # ---- locks: nor a role with only CONNECT, nor reader, delays a takeover ----
   # mallory takes every advisory lock it can name (both key forms, and the
   # pair the 1.2 takeover used, for every relation of the edition), and
   # tries for relation locks (pg_relation_size needs no privilege, but
@@ -254,17 +346,19 @@ SQL
                           = (ids.locality_uuid_window_base(floor(extract(epoch FROM ids.locality_uuid_timestamp(id)) / 600)::int8)
                              + 1 + pg_sequence_last_value('ids.locality_uuid_run_start')) % 4294967296)
                FROM (SELECT clock_timestamp() AS t0) t, LATERAL (SELECT ids.locality_uuid(true) AS id) i" 2>&1) ||
-    fail "the takeover under mallory's locks: $took"
-  [[ $took =~ ^([0-9]+)\ ms\ true$ ]] && [ "${BASH_REMATCH[1]}" -lt 1000 ] || fail "the takeover under mallory's locks: $took"
-  echo "ok: a run's takeover under mallory's locks: $took (the first id of the window's run)"
+    fail "the takeover under mallory's and reader's locks: $took"
+  [[ $took =~ ^([0-9]+)\ ms\ true$ ]] && [ "${BASH_REMATCH[1]}" -lt 1000 ] || fail "the takeover under mallory's and reader's locks: $took"
+  echo "ok: a run's takeover under mallory's and reader's locks: $took (the first id of the window's run)"
   took=$(psql -X -q -At -v ON_ERROR_STOP=1 -U dba -d shop -c "SET statement_timeout = '20s'" \
            -c "SELECT (extract(epoch FROM clock_timestamp() - t0) * 1000)::int || ' ms, ' || n || ' released'
                FROM (SELECT clock_timestamp() AS t0) t, LATERAL (SELECT count(*) AS n FROM ids.locality_uuid_release_future_windows()) r" 2>&1) ||
-    fail "the release under mallory's locks: $took"
-  [[ $took =~ ^([0-9]+)\ ms ]] && [ "${BASH_REMATCH[1]}" -lt 1000 ] || fail "the release under mallory's locks: $took"
-  echo "ok: the release under mallory's locks: $took"
-  q -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE usename = 'mallory'" >/dev/null
+    fail "the release under mallory's and reader's locks: $took"
+  [[ $took =~ ^([0-9]+)\ ms ]] && [ "${BASH_REMATCH[1]}" -lt 1000 ] || fail "the release under mallory's and reader's locks: $took"
+  echo "ok: the release under mallory's and reader's locks: $took"
+  q -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE usename IN ('mallory', 'reader')" >/dev/null
+  q -c "ROLLBACK PREPARED 'app_holds'"
   wait $holder || true
+  wait
 
   # ---- parallel: every PARALLEL SAFE function runs in a worker ----
   # A row of each argument type; each function's outcome (value, or
@@ -305,5 +399,6 @@ SQL
 
 }
 export -f run
-with_cluster -o shared_preload_libraries=locality_uuid -o locality_uuid.node_id=17 -o locality_uuid.machine_name=db-17 -- bash -c run
+with_cluster -o shared_preload_libraries=locality_uuid -o locality_uuid.node_id=17 -o locality_uuid.machine_name=db-17 \
+  -o max_prepared_transactions=2 -- bash -c run
 echo "the SQL edition is safe in a shared database on PostgreSQL $PG_MAJOR"
