@@ -27,6 +27,8 @@ using namespace locality_registry;
 const char kLayoutCommentPrefix[] = "locality_uuid registry, layout ";
 
 std::string layout_comment() { return kLayoutCommentPrefix + std::to_string(kRegistryLayout); }
+// The functions' revision, in the comment of lease().
+const char kRevisionCommentPrefix[] = "locality_uuid registry functions, revision ";
 
 // kTrustSql's rows (its problems), as one line.
 std::string trust_problems(const PgResult &problems) {
@@ -46,15 +48,27 @@ bool rollback_with(PgConnection &conn, const std::string &message, std::string *
 // connecting role acts as that owner.
 struct Found {
     long long layout = 0;
+    long long revision = 1;  // of the functions (kRegistryFunctionsRevision)
     std::string owner;
     bool is_owner = false;
+    bool current() const { return layout == kRegistryLayout && revision >= kRegistryFunctionsRevision; }
 };
+
+// N from "<prefix>N" (N > 0), or 0.
+long long number_after(const std::string &text, const char *prefix) {
+    if (text.rfind(prefix, 0) != 0) return 0;
+    char *end = nullptr;
+    const long long v = std::strtoll(text.c_str() + std::strlen(prefix), &end, 10);
+    return *end == '\0' && v > 0 ? v : 0;
+}
 
 bool find_registry(PgConnection &conn, Found *out, std::string *error) {
     PgResult r;
     if (!conn.exec("SELECT pg_catalog.pg_get_userbyid(n.nspowner), "
                    "pg_catalog.pg_has_role(pg_catalog.current_user(), n.nspowner, 'MEMBER'), "
-                   "pg_catalog.obj_description(n.oid, 'pg_namespace') "
+                   "pg_catalog.obj_description(n.oid, 'pg_namespace'), "
+                   "(SELECT pg_catalog.obj_description(p.oid, 'pg_proc') FROM pg_catalog.pg_proc p "
+                   " WHERE p.pronamespace OPERATOR(pg_catalog.=) n.oid AND p.proname OPERATOR(pg_catalog.=) 'lease' LIMIT 1) "
                    "FROM pg_catalog.pg_namespace n WHERE n.nspname OPERATOR(pg_catalog.=) 'locality_uuid_registry'",
                    {}, &r, error))
         return false;
@@ -67,12 +81,10 @@ bool find_registry(PgConnection &conn, Found *out, std::string *error) {
     // A schema without our comment: layout 0, refused unless its owner
     // makes it ours (the trust check then judges what is in it).
     std::string comment;
-    out->layout = 0;
-    if (r.text_at(0, 2, &comment) && comment.rfind(kLayoutCommentPrefix, 0) == 0) {
-        char *end = nullptr;
-        const long long v = std::strtoll(comment.c_str() + std::strlen(kLayoutCommentPrefix), &end, 10);
-        if (*end == '\0' && v > 0) out->layout = v;
-    }
+    out->layout = r.text_at(0, 2, &comment) ? number_after(comment, kLayoutCommentPrefix) : 0;
+    std::string revision;
+    if (r.text_at(0, 3, &revision) && number_after(revision, kRevisionCommentPrefix) > 0)
+        out->revision = number_after(revision, kRevisionCommentPrefix);
     return true;
 }
 
@@ -95,7 +107,7 @@ bool make_registry(PgConnection &conn, const std::string &as_role, const std::st
     if (!conn.exec("SELECT pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('locality_uuid_registry'))", error) ||
         !find_registry(conn, &f, error))
         return rollback_with(conn, *error, error);
-    if (f.layout == kRegistryLayout) return conn.exec("COMMIT", error);
+    if (f.current()) return conn.exec("COMMIT", error);
     if (f.owner.empty()) {
         if (!conn.exec("CREATE SCHEMA locality_uuid_registry", error)) return rollback_with(conn, *error, error);
     } else {
@@ -110,7 +122,10 @@ bool make_registry(PgConnection &conn, const std::string &as_role, const std::st
     // The comment is this program's constant, not input.
     if (!conn.exec(kRegistryMigrationSql, error) || !conn.exec(kRegistryTablesSql, error) ||
         !conn.exec(kRegistryFunctionsSql, error) ||
-        !conn.exec("COMMENT ON SCHEMA locality_uuid_registry IS '" + layout_comment() + "'", error))
+        !conn.exec("COMMENT ON SCHEMA locality_uuid_registry IS '" + layout_comment() + "'", error) ||
+        !conn.exec("COMMENT ON FUNCTION locality_uuid_registry.lease(text, text, text, text, timestamptz) IS '" +
+                       (kRevisionCommentPrefix + std::to_string(kRegistryFunctionsRevision)) + "'",
+                   error))
         return rollback_with(conn, *error, error);
     return conn.exec("COMMIT", error);
 }
@@ -208,7 +223,7 @@ bool open_registry(PgConnection &conn, const std::string &owner, bool create, st
     }
     // Made, or updated to this layout, only by its owner (or a member of
     // that role, acting as it); anything else is judged as it stands.
-    if (create && (f.owner.empty() || (f.owner == trusted && f.is_owner && f.layout < kRegistryLayout))) {
+    if (create && (f.owner.empty() || (f.owner == trusted && f.is_owner && !f.current()))) {
         if (!make_registry(conn, trusted == current ? "" : trusted, trusted, error)) {
             *error = (f.owner.empty() ? "could not create the registry: " : "could not update the registry: ") + *error;
             return false;
@@ -238,6 +253,14 @@ bool open_registry(PgConnection &conn, const std::string &owner, bool create, st
                  ": run locality-uuid fleet registry once as role " + f.owner + " to update it";
         return false;
     }
+    // Older functions still hand values out once; they only wait for locks
+    // another role can hold (registry_sql.hpp).
+    if (f.revision < kRegistryFunctionsRevision)
+        std::fprintf(stderr,
+                     "locality-uuid: warning: the registry's functions are revision %lld, this locality-uuid's %d: a "
+                     "lock any role with USAGE on the schema can hold stalls every claim and lease; run locality-uuid "
+                     "fleet registry once as role %s to update them\n",
+                     f.revision, kRegistryFunctionsRevision, f.owner.c_str());
     return true;
 }
 

@@ -21,6 +21,14 @@ namespace locality_registry {
 // row was made, leases).
 constexpr int kRegistryLayout = 2;
 
+// The revision of the functions within the layout, in the comment of
+// lease() ("locality_uuid registry functions, revision N"; none: 1). A
+// newer revision changes no table and no signature, so servers of either
+// library lease from either; an owner's CLI brings the functions up to it.
+// 2: 1.5 (the claimers' lock in a mode no role without a privilege can
+// delay).
+constexpr int kRegistryFunctionsRevision = 2;
+
 // The tables and the sequence (IF NOT EXISTS: a second creator, waiting
 // on the creation's lock, finds them made).
 constexpr const char kRegistryTablesSql[] = R"SQL(
@@ -93,9 +101,16 @@ DROP FUNCTION IF EXISTS locality_uuid_registry.insert_node(integer, text, text, 
 )SQL";
 
 // The functions (CREATE OR REPLACE: an owner's newer CLI updates them).
-// They take the claimers' table lock first, so claims are made one at a
-// time (an audit's reads go on); a claimer that dies before COMMIT leaves
-// nothing.
+// They take the claimers' lock first, SHARE UPDATE EXCLUSIVE on nodes, so
+// claims and leases are made one at a time (a claimer that dies before
+// COMMIT leaves nothing). That mode waits only for its own kind and
+// stronger ones, which need a privilege on the table only its owner has
+// (and pg_maintain, which the trust check refuses): a role that may name
+// the table (USAGE on the schema: the leaser, the auditor) holds ROW SHARE
+// or ROW EXCLUSIVE from parse time (BEGIN; PREPARE p AS DELETE FROM ...)
+// as long as it likes, and delays no lease; an audit's reads and marks go
+// on too. (1.4's functions took SHARE ROW EXCLUSIVE, which such a hold
+// stalled: revision 1 of layout 2.)
 constexpr const char kRegistryFunctionsSql[] = R"SQL(
 -- The Hot Guid machine bytes of a name: the first three bytes of its MD5
 -- (machine names are ASCII: the CHECK on nodes.machine_name).
@@ -179,7 +194,7 @@ BEGIN
     IF adopt_name IS NOT NULL AND adopt_node IS NULL THEN
         RAISE EXCEPTION 'a machine name is adopted only with a node value' USING ERRCODE = '22023';
     END IF;
-    LOCK TABLE locality_uuid_registry.nodes IN SHARE ROW EXCLUSIVE MODE;
+    LOCK TABLE locality_uuid_registry.nodes IN SHARE UPDATE EXCLUSIVE MODE;
     SELECT * INTO live FROM locality_uuid_registry.nodes n
     WHERE n.host_id OPERATOR(pg_catalog.=) host AND n.data_directory OPERATOR(pg_catalog.=) dir
       AND n.retired_at IS NULL AND n.how OPERATOR(pg_catalog.<>) 'leased';
@@ -245,7 +260,7 @@ BEGIN
         RAISE EXCEPTION 'a block claim needs a label, a data directory and 1 to 10000 hosts with their labels'
             USING ERRCODE = '22023';
     END IF;
-    LOCK TABLE locality_uuid_registry.nodes IN SHARE ROW EXCLUSIVE MODE;
+    LOCK TABLE locality_uuid_registry.nodes IN SHARE UPDATE EXCLUSIVE MODE;
     SELECT pg_catalog.count(*) INTO held FROM locality_uuid_registry.nodes r
     WHERE r.host_id OPERATOR(pg_catalog.=) ANY (hosts) AND r.data_directory OPERATOR(pg_catalog.=) dir
       AND r.retired_at IS NULL AND r.how OPERATOR(pg_catalog.<>) 'leased';
@@ -304,7 +319,7 @@ BEGIN
         RAISE EXCEPTION 'a lease needs a host, a label, a data directory, a system identifier and a start'
             USING ERRCODE = '22004';
     END IF;
-    LOCK TABLE locality_uuid_registry.nodes IN SHARE ROW EXCLUSIVE MODE;
+    LOCK TABLE locality_uuid_registry.nodes IN SHARE UPDATE EXCLUSIVE MODE;
     node := locality_uuid_registry.next_node();
     name := locality_uuid_registry.insert_node(node, NULL, host, label, dir, 'leased');
     UPDATE locality_uuid_registry.nodes n

@@ -57,6 +57,7 @@ MOVED="locality_uuid: server-wide counters moved past fresh random points"
 # --- the registry -----------------------------------------------------------------
 PORT[reg]=$(init_server "$WORK/reg" "$WORK" <<CONF
 log_connections = on
+max_prepared_transactions = 2
 CONF
 )
 sed -i "/^shared_preload_libraries/d" "$WORK/reg/postgresql.conf"
@@ -83,6 +84,26 @@ left=$left/$(q reg -c "SELECT count(*) FROM pg_proc WHERE proname = 'insert_node
 again=$(q reg -c "SELECT node_id || ' ' || existing FROM locality_uuid_registry.claim(md5('old-host'), 'old-host', '/old/dir')")
 check "... every row kept ($rows), the flag gone and one insert function left ($left), a claim again the same ($again)" \
   '[ "$rows" = "1 claimed, 4242 adopted" ] && [ "$left" = 0/1 ] && [ "$again" = "1 true" ]'
+# 1.4's functions (layout 2, revision 1: no comment on lease(), and the
+# claimers' lock a ROW EXCLUSIVE hold stalls): another role is warned, the
+# owner's fleet registry brings them to revision 2 (issue #50).
+revision="SELECT coalesce(obj_description('locality_uuid_registry.lease(text, text, text, text, timestamptz)'::regprocedure, 'pg_proc'), 'none')
+                 || ', ' || (SELECT count(*) FROM pg_proc WHERE pronamespace = 'locality_uuid_registry'::regnamespace
+                             AND prosrc LIKE '%LOCK TABLE locality_uuid_registry.nodes IN SHARE UPDATE EXCLUSIVE MODE;%')"
+q reg -c "COMMENT ON FUNCTION locality_uuid_registry.lease(text, text, text, text, timestamptz) IS NULL" \
+  -c "SELECT set_config('x.src', replace(prosrc, 'SHARE UPDATE EXCLUSIVE', 'SHARE ROW EXCLUSIVE'), false) FROM pg_proc
+      WHERE oid = 'locality_uuid_registry.lease(text, text, text, text, timestamptz)'::regprocedure" \
+  -c "DO \$\$ BEGIN EXECUTE format('CREATE OR REPLACE FUNCTION locality_uuid_registry.lease(host text, label text, dir text,
+        system_identifier text, started_at timestamptz) RETURNS TABLE (node_id integer, machine_name text, machine_bytes text)
+        LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS %L', current_setting('x.src')); END \$\$" >/dev/null
+old_revision=$(q reg -c "$revision")
+rc=0; out=$("$CLI" fleet registry --registry "$REG user=other" --registry-owner postgres 2>&1 >/dev/null) || rc=$?
+"$CLI" fleet registry --registry "$REG user=postgres" >/dev/null
+# (other reads no row: its fleet registry then fails, after the warning.)
+check "1.4's functions ($old_revision): another role is warned first (exit $rc), the owner's fleet registry updates them ($(q reg -c "$revision"))" \
+  '[ "$old_revision" = "none, 2" ] &&
+   [ "$(head -n 1 <<<"$out")" = "locality-uuid: warning: the registry'"'"'s functions are revision 1, this locality-uuid'"'"'s 2: a lock any role with USAGE on the schema can hold stalls every claim and lease; run locality-uuid fleet registry once as role postgres to update them" ] &&
+   [ "$(q reg -c "$revision")" = "locality_uuid registry functions, revision 2, 3" ]'
 # The servers' login, with doc/fleets.md's GRANT block as written there:
 # it leases, and reads and writes no row itself.
 q reg -c "$(sed -n '/<!-- grants-leaser -->/,/<!-- \/grants-leaser -->/p' "$ROOT/doc/fleets.md" | grep -v '^<!--\|^```')" >/dev/null
@@ -590,6 +611,40 @@ for role in $wide; do
   leased_again
   check "... and taken once revoked, without a restart (node $got)" '[ -n "$got" ]'
 done
+# A role that may name the registry's tables (the leaser: USAGE on the
+# schema) holds from parse time, with no privilege on them, ROW EXCLUSIVE
+# on nodes (a prepared DELETE) and ROW SHARE on claims, in a session it
+# leaves open and in a PREPARE TRANSACTION (issue #50; 1.4's SHARE ROW
+# EXCLUSIVE waited for them: no lease, no claim).
+cat >"$WORK/holds.sql" <<'SQL'
+BEGIN;
+PREPARE d AS DELETE FROM locality_uuid_registry.nodes;
+PREPARE c AS SELECT FROM locality_uuid_registry.claims FOR UPDATE;
+SELECT pg_sleep(600);
+SQL
+q reg -U leaser -f "$WORK/holds.sql" >/dev/null 2>&1 &
+holder=$!
+q reg -U leaser -c "BEGIN" -c "PREPARE d AS DELETE FROM locality_uuid_registry.nodes" -c "PREPARE TRANSACTION 'leaser_holds'" >/dev/null
+held=""
+for _ in $(seq 100); do
+  held=$(q reg -c "SELECT string_agg(l.mode || ' ' || c.relname || CASE WHEN l.pid IS NULL THEN ' (prepared)' ELSE '' END, ', ' ORDER BY l.pid IS NULL, c.relname)
+                   FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+                   LEFT JOIN pg_stat_activity a ON a.pid = l.pid
+                   WHERE c.relnamespace = 'locality_uuid_registry'::regnamespace AND c.relkind = 'r' AND l.granted
+                     AND (a.usename = 'leaser' OR l.pid IS NULL)")
+  [[ $held == *nodes*claims* ]] && break; sleep 0.1
+done
+leases_before=$(q reg -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE how = 'leased'")
+pgctl o restart -m fast
+leased_again
+rc=0; claimed=$("$CLI" node claim --registry "$REG user=postgres" --host-id held-host --data-directory /held --write "$WORK/held.conf" 2>&1) || rc=$?
+leases_after=$(q reg -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE how = 'leased'")
+check "the leaser holds $held: a start leases (node $got, leases $leases_before -> $leases_after), a claim is made (exit $rc)" \
+  '[ "$held" = "RowShareLock claims, RowExclusiveLock nodes, RowExclusiveLock nodes (prepared)" ] && [ -n "$got" ] &&
+   [ "$leases_after" = $((leases_before + 1)) ] && [ $rc = 0 ]'
+shown_if_failed "$claimed"
+q reg -c "ROLLBACK PREPARED 'leaser_holds'" -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE usename = 'leaser' AND state <> 'idle'" >/dev/null
+wait $holder || true
 pgctl o stop -m fast
 
 # --- a registry whose node values are spent (issue #52) ---------------------------
