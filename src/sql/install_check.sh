@@ -12,6 +12,10 @@
 #          members that is a member of pg_write_all_data (14+: it may set
 #          every sequence, the counters too) or pg_maintain (17+: it may
 #          lock every relation in any mode, the edition's lock too)
+#   42501  an upgrade where a role other than trusted ones and the
+#          installing role's members was granted a write or lock privilege
+#          (UPDATE: setval; INSERT, DELETE, TRUNCATE, REFERENCES, TRIGGER,
+#          MAINTAIN) on a relation of the edition's names
 #   42501  a schema owned by another role (its owner can drop and replace
 #          what is in it), or in which another role may create objects
 #          (CREATE granted to it or to PUBLIC), or that holds an object of
@@ -99,6 +103,30 @@ BEGIN
             USING ERRCODE = '42501',
                   DETAIL = found || '.',
                   HINT = pg_catalog.format('%s Then install again: the edition trusts no role that can set its counters back or hold its lock.', revokes);
+    END IF;
+    -- Grants the owner made since (an upgrade): any privilege on the
+    -- edition's relations but USAGE and SELECT lets a role set a counter
+    -- back or hold the lock.
+    SELECT pg_catalog.string_agg(pg_catalog.format('%s on %s.%s is granted to %s', g.privileges, schema_name, g.relname, g.grantee), '; '
+                                 ORDER BY g.relname, g.grantee),
+           pg_catalog.string_agg(pg_catalog.format('REVOKE %s ON %s.%s FROM %s;', g.privileges, schema_name, g.relname, g.grantee), ' '
+                                 ORDER BY g.relname, g.grantee)
+    INTO found, revokes
+    FROM (SELECT c.relname::pg_catalog.text AS relname,
+                 CASE WHEN a.grantee = 0::pg_catalog.oid THEN 'PUBLIC'
+                      ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(a.grantee)::pg_catalog.text) END AS grantee,
+                 pg_catalog.string_agg(a.privilege_type, ', ' ORDER BY a.privilege_type) AS privileges
+          FROM pg_catalog.pg_class c, pg_catalog.aclexplode(c.relacl) a
+          WHERE c.relnamespace = nsp AND c.relname = ANY ('{$relations}'::pg_catalog.name[])
+            AND NOT a.privilege_type = ANY ('{USAGE,SELECT}'::pg_catalog.text[])
+            AND NOT a.grantee = ANY (trusted)
+            AND (a.grantee = 0::pg_catalog.oid OR NOT pg_catalog.pg_has_role(a.grantee, installer, 'MEMBER'))
+          GROUP BY 1, 2) g;
+    IF found IS NOT NULL THEN
+        RAISE EXCEPTION 'locality_uuid: install refused: other roles may write the edition''s counters or lock its view'
+            USING ERRCODE = '42501',
+                  DETAIL = found || '.',
+                  HINT = pg_catalog.format('%s Then run the upgrade again: roles that make ids need USAGE alone.', revokes);
     END IF;
     SELECT pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(n.nspowner)::pg_catalog.text) INTO found
     FROM pg_catalog.pg_namespace n WHERE n.oid = nsp AND NOT n.nspowner = ANY (trusted);

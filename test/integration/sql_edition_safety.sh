@@ -200,6 +200,18 @@ SQL
     "SELECT string_agg(n.nspname || ' ' || (SELECT count(*) FROM pg_proc WHERE pronamespace = n.oid) || '/'
                        || (SELECT count(*) FROM pg_class WHERE relnamespace = n.oid), ', ' ORDER BY n.nspname)
      FROM pg_namespace n WHERE n.nspname IN ('ids', 'ids_ext', 'ids_tle')" "ids 62/73, ids_ext 62/73, ids_tle 62/73"
+  # A write privilege the owner grants since: the upgrade (a re-run of
+  # the psql script) refuses, naming the grant and the REVOKE.
+  q -c "SET ROLE dba" -c "GRANT UPDATE ON SEQUENCE ids.locality_uuid_hot_seq TO mallory" -c "GRANT TRUNCATE ON ids.locality_uuid_lock TO PUBLIC"
+  install_as psql ids
+  [ $rc -ne 0 ] && grep -q "ERROR:  42501: locality_uuid: install refused: other roles may write the edition's counters or lock its view\$" <<<"$out" &&
+    grep -qxF "DETAIL:  UPDATE on ids.locality_uuid_hot_seq is granted to mallory; TRUNCATE on ids.locality_uuid_lock is granted to PUBLIC." <<<"$out" &&
+    grep -qF "HINT:  REVOKE UPDATE ON ids.locality_uuid_hot_seq FROM mallory; REVOKE TRUNCATE ON ids.locality_uuid_lock FROM PUBLIC; Then run" <<<"$out" ||
+    fail "the upgrade with write grants: $out"
+  echo "ok: an upgrade refuses write grants to other roles: $(grep -o 'DETAIL:  .*' <<<"$out" | cut -c10-)"
+  q -c "SET ROLE dba" -c "REVOKE UPDATE ON SEQUENCE ids.locality_uuid_hot_seq FROM mallory" -c "REVOKE TRUNCATE ON ids.locality_uuid_lock FROM PUBLIC"
+  install_as psql ids
+  [ $rc = 0 ] || fail "the upgrade once revoked: $out"
   expect "mallory holds no privilege on a sequence or the lock's view" \
     "SELECT count(*) FILTER (WHERE has_table_privilege('mallory', c.oid, 'SELECT,INSERT,UPDATE,DELETE,TRUNCATE,REFERENCES,TRIGGER')
                                 OR (c.relkind = 'S' AND has_sequence_privilege('mallory', c.oid, 'USAGE,SELECT,UPDATE')))
