@@ -28,8 +28,17 @@ bool PgConnection::connect(const std::string &conninfo, std::string *error) {
         return false;
     }
     // The commands report what they found themselves; the server's NOTICEs
-    // (CREATE ... IF NOT EXISTS) would only be noise.
-    PQsetNoticeProcessor(conn_, [](void *, const char *) {}, nullptr);
+    // (CREATE ... IF NOT EXISTS) would only be noise. A WARNING is kept for
+    // commit_durably (the connection does not move: it is not copyable).
+    PQsetNoticeReceiver(
+        conn_,
+        [](void *self, const PGresult *notice) {
+            const char *severity = PQresultErrorField(notice, PG_DIAG_SEVERITY_NONLOCALIZED);
+            std::string &warning = static_cast<PgConnection *>(self)->warning_;
+            if (severity != nullptr && std::strcmp(severity, "WARNING") == 0 && warning.empty())
+                warning = trimmed(PQresultErrorField(notice, PG_DIAG_MESSAGE_PRIMARY));
+        },
+        this);
     // The path first (every name the commands use is schema-qualified
     // too; the simple protocol analyzes each statement after the one
     // before it ran). Then 30 s a statement unless the role, the database,
@@ -45,6 +54,15 @@ bool PgConnection::connect(const std::string &conninfo, std::string *error) {
                 "SELECT pg_catalog.set_config('statement_timeout', '30s', false) "
                 "WHERE pg_catalog.current_setting('statement_timeout') OPERATOR(pg_catalog.=) '0'",
                 error);
+}
+
+bool PgConnection::commit_durably(std::string *error) {
+    warning_.clear();
+    if (!exec("SELECT pg_catalog.set_config('synchronous_commit', 'on', true)", error) || !exec("COMMIT", error))
+        return false;
+    if (warning_.empty()) return true;
+    *error = "the registry warned while it committed, so nothing it returned is used: " + warning_;
+    return false;
 }
 
 std::string PgConnection::identifier(const std::string &name) const {

@@ -76,6 +76,14 @@ public:
     // simple query protocol).
     bool exec(const std::string &sql, std::string *error);
 
+    // Commits the open transaction as the lease worker commits a lease:
+    // synchronous_commit on for it (SET LOCAL: whatever the role, the
+    // database or a pooler says), and a WARNING during the COMMIT (a wait
+    // for synchronous replication cancelled: committed on the registry's
+    // primary alone, which its failover may lose and hand out again) makes
+    // it fail. False and *error if it failed or warned.
+    bool commit_durably(std::string *error);
+
     // name as an SQL identifier, quoted where needed (PQescapeIdentifier).
     std::string identifier(const std::string &name) const;
 
@@ -87,6 +95,7 @@ public:
 private:
     PGconn *conn_ = nullptr;
     std::string user_path_;
+    std::string warning_;  // the first WARNING since commit_durably began ("" none)
 };
 
 }  // namespace locality_cli

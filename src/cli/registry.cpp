@@ -119,8 +119,12 @@ bool make_registry(PgConnection &conn, const std::string &as_role, const std::st
                                            " (doc/fleets.md, \"Who may do what\")", error);
         }
     }
-    // The comment is this program's constant, not input.
-    if (!conn.exec(kRegistryMigrationSql, error) || !conn.exec(kRegistryTablesSql, error) ||
+    // The comment is this program's constant, not input. A newer revision
+    // of the functions alone replaces them and touches no table: the
+    // migration's ALTER TABLE would wait for every lock any role holds on
+    // them, and queue every claim and lease behind it.
+    const bool functions_only = f.layout == kRegistryLayout;
+    if ((!functions_only && (!conn.exec(kRegistryMigrationSql, error) || !conn.exec(kRegistryTablesSql, error))) ||
         !conn.exec(kRegistryFunctionsSql, error) ||
         !conn.exec("COMMENT ON SCHEMA locality_uuid_registry IS '" + layout_comment() + "'", error) ||
         !conn.exec("COMMENT ON FUNCTION locality_uuid_registry.lease(text, text, text, text, timestamptz) IS '" +
@@ -288,7 +292,7 @@ bool claim_node(PgConnection &conn, const std::string &host_identity, const std:
     out->host_id = host_id;
     out->data_directory = data_directory;
     if (!check_claim(conn, *out, error)) return rollback_with(conn, *error, error);
-    return conn.exec("COMMIT", error);
+    return conn.commit_durably(error);
 }
 
 bool claim_block(PgConnection &conn, const std::string &label, const std::string &data_directory, int count,
@@ -329,7 +333,7 @@ bool claim_block(PgConnection &conn, const std::string &label, const std::string
             return rollback_with(conn, "the registry's block claim returned its rows out of order", error);
         if (!check_claim(conn, c, error)) return rollback_with(conn, *error, error);
     }
-    return conn.exec("COMMIT", error);
+    return conn.commit_durably(error);
 }
 
 bool read_registry(PgConnection &conn, std::vector<Registered> *out, std::string *error) {

@@ -108,7 +108,8 @@ DROP FUNCTION IF EXISTS locality_uuid_registry.insert_node(integer, text, text, 
 // (and pg_maintain, which the trust check refuses): a role that may name
 // the table (USAGE on the schema: the leaser, the auditor) holds ROW SHARE
 // or ROW EXCLUSIVE from parse time (BEGIN; PREPARE p AS DELETE FROM ...)
-// as long as it likes, and delays no lease; an audit's reads and marks go
+// as long as it likes, and delays no lease (a strong request it queues
+// behind its hold, CREATE TRIGGER's, still does); an audit's reads and marks go
 // on too. (1.4's functions took SHARE ROW EXCLUSIVE, which such a hold
 // stalled: revision 1 of layout 2.)
 constexpr const char kRegistryFunctionsSql[] = R"SQL(

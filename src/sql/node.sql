@@ -85,7 +85,9 @@ COMMENT ON FUNCTION locality_uuid_here() IS
 -- without a privilege on the view: another role that may name it can hold
 -- ROW SHARE (PREPARE ... FOR UPDATE) or ROW EXCLUSIVE (a prepared write)
 -- from parse time, as long as it likes, and delays no move and no
--- takeover.
+-- takeover. (A strong request such a role queues behind its hold, CREATE
+-- RULE's or CREATE TRIGGER's, which wait for their lock before they check
+-- privileges, still delays them: doc/sql-edition.md, "Who may do what".)
 CREATE OR REPLACE FUNCTION locality_uuid_bind_here(OUT moved pg_catalog.text, OUT bound_system pg_catalog.text,
                                                    OUT bound_database pg_catalog.text, OUT bound_timeline pg_catalog.text)
     RETURNS pg_catalog.record

@@ -90,12 +90,16 @@ check "... every row kept ($rows), the flag gone and one insert function left ($
 revision="SELECT coalesce(obj_description('locality_uuid_registry.lease(text, text, text, text, timestamptz)'::regprocedure, 'pg_proc'), 'none')
                  || ', ' || (SELECT count(*) FROM pg_proc WHERE pronamespace = 'locality_uuid_registry'::regnamespace
                              AND prosrc LIKE '%LOCK TABLE locality_uuid_registry.nodes IN SHARE UPDATE EXCLUSIVE MODE;%')"
-q reg -c "COMMENT ON FUNCTION locality_uuid_registry.lease(text, text, text, text, timestamptz) IS NULL" \
-  -c "SELECT set_config('x.src', replace(prosrc, 'SHARE UPDATE EXCLUSIVE', 'SHARE ROW EXCLUSIVE'), false) FROM pg_proc
-      WHERE oid = 'locality_uuid_registry.lease(text, text, text, text, timestamptz)'::regprocedure" \
-  -c "DO \$\$ BEGIN EXECUTE format('CREATE OR REPLACE FUNCTION locality_uuid_registry.lease(host text, label text, dir text,
-        system_identifier text, started_at timestamptz) RETURNS TABLE (node_id integer, machine_name text, machine_bytes text)
-        LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS %L', current_setting('x.src')); END \$\$" >/dev/null
+# as_revision_1: lease() as 1.4 made it (no comment, 1.4's lock mode).
+as_revision_1() {
+  q reg -c "COMMENT ON FUNCTION locality_uuid_registry.lease(text, text, text, text, timestamptz) IS NULL" \
+    -c "SELECT set_config('x.src', replace(prosrc, 'SHARE UPDATE EXCLUSIVE', 'SHARE ROW EXCLUSIVE'), false) FROM pg_proc
+        WHERE oid = 'locality_uuid_registry.lease(text, text, text, text, timestamptz)'::regprocedure" \
+    -c "DO \$\$ BEGIN EXECUTE format('CREATE OR REPLACE FUNCTION locality_uuid_registry.lease(host text, label text, dir text,
+          system_identifier text, started_at timestamptz) RETURNS TABLE (node_id integer, machine_name text, machine_bytes text)
+          LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS %L', current_setting('x.src')); END \$\$" >/dev/null
+}
+as_revision_1
 old_revision=$(q reg -c "$revision")
 rc=0; out=$("$CLI" fleet registry --registry "$REG user=other" --registry-owner postgres 2>&1 >/dev/null) || rc=$?
 "$CLI" fleet registry --registry "$REG user=postgres" >/dev/null
@@ -305,11 +309,16 @@ for _ in $(seq 50); do
   out=$(error_of o "SELECT locality_uuid()")
   [[ $out == *"has not answered yet" ]] || break; sleep 0.2
 done
+# (libpq's own text names the registry's address and login: every role
+# meets this error, so it is in the server log and locality_uuid_binding()
+# alone.)
 check "ids fail while this start holds no lease: $out" \
-  '[[ $out == "55000: locality_uuid: no lease of a node value yet from the registry at $WORK:${PORT[reg]}/postgres: could not connect to the registry: "* ]]'
+  '[ "$out" = "55000: locality_uuid: no lease of a node value yet from the registry at $WORK:${PORT[reg]}/postgres: could not connect to the registry: libpq'"'"'s message is in the server log and in locality_uuid_binding()" ]'
 src=$(q o -c "SELECT node_source FROM locality_uuid_binding()")
-check "... locality_uuid_binding() says so, with the attempts and the last error: $src" \
-  '[[ $src == "lease from the registry at $WORK:${PORT[reg]}/postgres, not held yet ("[0-9]*" attempt"*" failed, the last: could not connect to the registry: "* ]]'
+check "... locality_uuid_binding() says so, with the attempts and the last error, libpq's text whole: $src" \
+  '[[ $src == "lease from the registry at $WORK:${PORT[reg]}/postgres, not held yet ("[0-9]*" attempt"*" failed, the last: could not connect to the registry: connection to server on socket \"$WORK/.s.PGSQL.${PORT[reg]}\" failed: "* ]]'
+check "... and the server log: $(grep -m1 -o "could not lease a node value from the registry at .*" "$WORK/o.log" | cut -c1-160)" \
+  'grep -qF "WARNING:  locality_uuid: could not lease a node value from the registry at $WORK:${PORT[reg]}/postgres: could not connect to the registry: connection to server on socket" "$WORK/o.log"'
 shown=""
 for f in "locality_uuid_node_id()" "hot_guid_machine_name()" "hot_guid_machine_id()"; do
   shown+="$(error_of o "SELECT $f" | cut -c1-46); "
@@ -561,6 +570,21 @@ for _ in $(seq 50); do
 done
 check "the lease the registry warned about is not used (backend $waiting cancelled): $out" \
   '[ -n "$waiting" ] && [[ $out == *"the registry warned while it leased, so the lease is not used: canceling wait for synchronous replication"* ]]'
+# A claim the same way (node claim pins synchronous_commit on for its
+# commit, and a WARNING fails it): nothing written, exit 1.
+( rc=0; "$CLI" node claim --registry "$REG user=postgres" --host-id sync-host --data-directory /sync \
+    --write "$WORK/sync.conf" >"$WORK/sync_claim.out" 2>&1 || rc=$?; echo $rc >"$WORK/sync_claim.rc" ) &
+claimer=$!
+waiting=""
+for _ in $(seq 100); do
+  waiting=$(q reg -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'locality-uuid' AND wait_event = 'SyncRep'")
+  [ -n "$waiting" ] && break; sleep 0.2
+done
+q reg -c "SELECT pg_cancel_backend(${waiting:-0})" >/dev/null
+wait $claimer || true
+check "a claim the registry warned about is not used (backend $waiting cancelled, exit $(cat "$WORK/sync_claim.rc")): $(cat "$WORK/sync_claim.out")" \
+  '[ -n "$waiting" ] && [ "$(cat "$WORK/sync_claim.rc")" = 1 ] && [ ! -e "$WORK/sync.conf" ] &&
+   grep -q "the registry warned while it committed, so nothing it returned is used: canceling wait for synchronous replication" "$WORK/sync_claim.out"'
 q reg -c "ALTER SYSTEM RESET synchronous_standby_names" -c "SELECT pg_reload_conf()" >/dev/null
 got=""
 for _ in $(seq 200); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.2; done
@@ -634,6 +658,14 @@ for _ in $(seq 100); do
                      AND (a.usename = 'leaser' OR l.pid IS NULL)")
   [[ $held == *nodes*claims* ]] && break; sleep 0.1
 done
+# The owner's update of 1.4's functions under the holds: it replaces them
+# and touches no table (an ALTER TABLE would wait for the holds, and every
+# lease behind it).
+as_revision_1
+rc=0; out=$("$CLI" fleet registry --registry "$REG user=postgres" 2>&1) || rc=$?
+check "... under those holds the owner's fleet registry updates 1.4's functions (exit $rc): $(q reg -c "$revision")" \
+  '[ $rc = 0 ] && [ "$(q reg -c "$revision")" = "locality_uuid registry functions, revision 2, 3" ]'
+shown_if_failed "$out"
 leases_before=$(q reg -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE how = 'leased'")
 pgctl o restart -m fast
 leased_again

@@ -278,7 +278,10 @@ LOCK TABLE ids.locality_uuid_lock IN SHARE UPDATE EXCLUSIVE MODE;
 SELECT pg_sleep(120);
 SQL
   owner_hold=$!
-  until [ "$(q -c "SELECT count(*) FROM pg_locks WHERE relation = 'ids.locality_uuid_lock'::regclass AND granted")" = 1 ]; do sleep 0.1; done
+  for _ in $(seq 100); do
+    [ "$(q -c "SELECT count(*) FROM pg_locks WHERE relation = 'ids.locality_uuid_lock'::regclass AND granted")" = 1 ] && break
+    sleep 0.1
+  done
   # (Variable, given-time and Hot Guid ids: the current window's run may
   # need its takeover, which waits for the lock, as it must.)
   got=$(as app shop -c "SET statement_timeout = '20s'" -c "SELECT ids.locality_uuid_node(ids.locality_uuid()) || ' '

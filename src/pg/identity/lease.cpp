@@ -7,7 +7,9 @@
 // every other process and starts it again, and the new shared memory holds
 // this postmaster's lease already (keep_lease). Every wait is on its latch
 // (WaitLatchOrSocket, interruptible, wait event type Extension), with a
-// deadline: no wait in libpq blocks it.
+// deadline; the one wait libpq makes itself is the resolver's
+// (getaddrinfo, in PQconnectStartParams), during which a SIGTERM waits too:
+// doc/fleets.md recommends hostaddr for that reason.
 #include "identity/lease.hpp"
 
 extern "C" {
@@ -190,9 +192,22 @@ bool wait_socket(PGconn *conn, int events, TimestampTz deadline) {
     }
 }
 
-void set_error(char *error, size_t size, const char *what, const char *detail) {
-    snprintf(error, size, "%s%s%s", what, detail != nullptr && detail[0] != '\0' ? ": " : "",
-             detail != nullptr ? detail : "");
+// Marks where libpq's own text starts in an error: the registry's address
+// and the login name, for the server log and locality_uuid_binding()
+// (superusers and pg_monitor), not for every role whose id fails.
+constexpr char kLibpqText = '\x1f';
+
+// error without the mark (into out).
+void shown_whole(const char *error, char *out, size_t size) {
+    size_t n = 0;
+    for (const char *c = error; *c != '\0' && n + 1 < size; ++c)
+        if (*c != kLibpqText) out[n++] = *c;
+    out[n] = '\0';
+}
+
+void set_error(char *error, size_t size, const char *what, const char *detail, bool libpq_text = false) {
+    snprintf(error, size, "%s%s%s%s", what, detail != nullptr && detail[0] != '\0' ? ": " : "",
+             libpq_text && detail != nullptr && detail[0] != '\0' ? "\x1f" : "", detail != nullptr ? detail : "");
     // libpq's messages end in a newline, and may hold more lines: one line.
     for (size_t n = strlen(error); n > 0 && (error[n - 1] == '\n' || error[n - 1] == ' '); --n) error[n - 1] = '\0';
     for (char *c = error; *c != '\0'; ++c)
@@ -252,13 +267,13 @@ PGconn *connect_one(const char *const *keys, const char *const *vals, TimestampT
         st = PQconnectPoll(conn);
     }
     if (PQstatus(conn) != CONNECTION_OK) {
-        set_error(error, size, "could not connect to the registry", PQerrorMessage(conn));
+        set_error(error, size, "could not connect to the registry", PQerrorMessage(conn), true);
         PQfinish(conn);
         return nullptr;
     }
     // Every later call too: a send or a flush returns rather than block.
     if (PQsetnonblocking(conn, 1) != 0) {
-        set_error(error, size, "could not connect to the registry", PQerrorMessage(conn));
+        set_error(error, size, "could not connect to the registry", PQerrorMessage(conn), true);
         PQfinish(conn);
         return nullptr;
     }
@@ -363,7 +378,7 @@ PGconn *connect_registry(char *error, size_t size) {
 PGresult *run(PGconn *conn, const char *sql, int nparams, const char *const *params, TimestampTz deadline,
               char *error, size_t size) {
     if (!PQsendQueryParams(conn, sql, nparams, nullptr, params, nullptr, nullptr, 0)) {
-        set_error(error, size, "could not send a statement to the registry", PQerrorMessage(conn));
+        set_error(error, size, "could not send a statement to the registry", PQerrorMessage(conn), true);
         return nullptr;
     }
     int flushed;
@@ -393,7 +408,7 @@ PGresult *run(PGconn *conn, const char *sql, int nparams, const char *const *par
         const char *message = last != nullptr ? PQresultErrorField(last, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
         char what[16];
         snprintf(what, sizeof what, "%s", state_code != nullptr ? state_code : "error");
-        set_error(error, size, what, message != nullptr ? message : PQerrorMessage(conn));
+        set_error(error, size, what, message != nullptr ? message : PQerrorMessage(conn), message == nullptr);
         if (last != nullptr) PQclear(last);
         return nullptr;
     }
@@ -659,10 +674,12 @@ const char *lease_source() {
     char error[512] = "";
     uint32 attempts = 0;
     if (state != nullptr) {
+        char marked[512];
         SpinLockAcquire(&state->mutex);
-        strlcpy(error, state->error, sizeof error);
+        strlcpy(marked, state->error, sizeof marked);
         attempts = state->attempts;
         SpinLockRelease(&state->mutex);
+        shown_whole(marked, error, sizeof error);  // (superusers and pg_monitor: locality_uuid_binding())
     }
     if (attempts > 0)
         snprintf(waiting, sizeof waiting, "lease from the registry at %s, not held yet (%u %s failed, the last: %s)",
@@ -689,6 +706,12 @@ void report_no_lease() {
     attempts = state->attempts;
     failed_at = state->failed_at;
     SpinLockRelease(&state->mutex);
+    // Any role's id meets this error: libpq's text (the registry's address,
+    // the login name) stays in the server log and locality_uuid_binding().
+    char *libpq_text = strchr(error, kLibpqText);
+    if (libpq_text != nullptr)
+        strlcpy(libpq_text, "libpq's message is in the server log and in locality_uuid_binding()",
+                sizeof error - static_cast<size_t>(libpq_text - error));
     ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                     errmsg("locality_uuid: no lease of a node value yet from the registry at %s: %s", registry, error),
                     errdetail("Every start of this server takes a node value and a Hot Guid machine name the registry "
@@ -744,8 +767,10 @@ void locality_uuid_lease_main(Datum) {
         // Said once per kind of failure (and each time it changes), not at
         // every attempt.
         if (strcmp(error, last_logged) != 0) {
+            char whole[512];
+            shown_whole(error, whole, sizeof whole);
             ereport(attempt == 1 ? WARNING : LOG,
-                    (errmsg("locality_uuid: could not lease a node value from the registry at %s: %s", registry, error),
+                    (errmsg("locality_uuid: could not lease a node value from the registry at %s: %s", registry, whole),
                      errdetail("Server-wide ids wait until this start holds a lease; the worker tries again "
                                "within 45 s of each failed attempt, and at once after a reload "
                                "(pg_reload_conf()).")));
@@ -777,10 +802,15 @@ void locality_uuid_lease_main(Datum) {
              timestamptz_to_str(GetCurrentTimestamp()));
     state->crc = lease_crc(state);
     // Logged before ids can carry it: a log line names every value in use.
+    // With interrupts held from the line to the flag: a SIGTERM served in
+    // the log call would leave a value logged as this start's that no id
+    // carries, and the next worker would lease another.
+    HOLD_INTERRUPTS();
     ereport(LOG, (errmsg("locality_uuid: leased node value %d and Hot Guid machine name \"%s\" (bytes %s) for this "
                          "start from the registry at %s",
                          node, name, hex, registry)));
     pg_write_barrier();  // the values before the flag
     pg_atomic_write_u32(&state->held, 1);
+    RESUME_INTERRUPTS();
     locality_pg::idle_until_stopped();
 }
