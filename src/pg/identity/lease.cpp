@@ -759,10 +759,11 @@ void locality_uuid_lease_main(Datum) {
     for (uint32 attempt = 1;; ++attempt) {
         CHECK_FOR_INTERRUPTS();
         if (locality_pg::take_lease(&node, name, sizeof name, error, sizeof error)) break;
+        const TimestampTz failed_at = GetCurrentTimestamp();  // (a system call: not under the spinlock)
         SpinLockAcquire(&state->mutex);
         strlcpy(state->error, error, sizeof state->error);
         state->attempts = attempt;
-        state->failed_at = GetCurrentTimestamp();
+        state->failed_at = failed_at;
         SpinLockRelease(&state->mutex);
         // Said once per kind of failure (and each time it changes), not at
         // every attempt.
