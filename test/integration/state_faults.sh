@@ -593,7 +593,16 @@ freeze_clock 0
 # hot_guid_release_future_seconds() gives the clock's seconds back, also
 # after a crash recovery that replays the glitch and the release.
 real_s() { python3 -c 'import time; print(int(time.time()))'; }
-hot_ahead() { echo $(( $(q -c "SELECT extract(epoch FROM hot_guid_timestamp(hot_guid(1)))::bigint") - $(real_s) )); }
+# hot_ahead: how far a new clock Hot Guid's second lies outside the real
+# seconds its query ran in (0 within them; negative behind): a query that
+# meets a server just restarted may take seconds on a loaded machine.
+hot_ahead() {
+  local before id_s after
+  before=$(real_s)
+  id_s=$(q -c "SELECT extract(epoch FROM hot_guid_timestamp(hot_guid(1)))::bigint")
+  after=$(real_s)
+  if [ "$id_s" -lt "$before" ]; then echo $((id_s - before)); elif [ "$id_s" -gt "$after" ]; then echo $((id_s - after)); else echo 0; fi
+}
 q -c "CHECKPOINT"
 freeze_clock $(( ($(real_s) + 86400) * 1000 ))
 q -c "SELECT hot_guid(1)" >/dev/null

@@ -769,7 +769,7 @@ void locality_uuid_lease_main(Datum) {
         // every attempt.
         if (strcmp(error, last_logged) != 0) {
             char whole[512];
-            shown_whole(error, whole, sizeof whole);
+            locality_pg::shown_whole(error, whole, sizeof whole);
             ereport(attempt == 1 ? WARNING : LOG,
                     (errmsg("locality_uuid: could not lease a node value from the registry at %s: %s", registry, whole),
                      errdetail("Server-wide ids wait until this start holds a lease; the worker tries again "
