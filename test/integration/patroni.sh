@@ -352,12 +352,12 @@ for k in variable_clock variable_at sequential_clock sequential_at hot_clock hot
     n=$(awk -F'\t' -v k="$k" '$1 == k {print $3}' "$WORK/ids.tsv" | LC_ALL=C sort -S 256M | uniq -d | wc -l)
     per_kind+="${per_kind:+, }$k $c ($n repeated)"
   else
-    # Given-time Hot Guids of one second have 2^24 draws per machine, and
-    # each move skips up to three quarters of them (doc/guarantees.md, "A
-    # move costs"): judged within a leadership and between consecutive
-    # ones (one promotion apart, which are two members with machine bytes
-    # of their own); a member's own across its leaderships, two promotions
-    # apart at least, are printed, not judged.
+    # Given-time Hot Guids of one second have 2^24 draws per machine: a
+    # member that leads again continues above where its machine bytes
+    # left the counter (the lineage, issue #51: before it, each move
+    # skipped at random and two skips could wrap onto the member's own
+    # ids). Every repeat is judged; printed apart: within a leadership or
+    # the next, and two promotions apart or more.
     read -r n beyond < <(awk -F'\t' -v k="$k" '$1 == k {print $3 "\t" $4}' "$WORK/ids.tsv" |
       LC_ALL=C sort -S 256M -t$'\t' -k1,1 -k2,2n | awk -F'\t' '
         function flush() { if (cnt > 1) { if (near) n++; else b++ } }
@@ -365,7 +365,8 @@ for k in variable_clock variable_at sequential_clock sequential_at hot_clock hot
           if (cnt > 0 && $2 - last <= 1) near = 1
           last = $2; cnt++ }
         END { flush(); print n + 0, b + 0 }')
-    per_kind+="${per_kind:+, }$k $c ($n repeated within a leadership or the next; $beyond two promotions apart or more, not judged)"
+    per_kind+="${per_kind:+, }$k $c ($n repeated within a leadership or the next, $beyond two promotions apart or more)"
+    n=$((n + beyond))
   fi
   repeated=$((repeated + ${n:-1}))
 done

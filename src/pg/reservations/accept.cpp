@@ -34,6 +34,10 @@ AcceptResult accept_state_file(SharedCounters *s, const FreshCounters &fresh) {
             result = AcceptResult::unreadable;
         } else {
             apply_state(s, saved, restored);
+            // A copy put back may be older than this history: its lineage
+            // would place returning identities by marks they went past.
+            // Forgotten: moves are random again until it is rebuilt.
+            s->lineage = locality::Lineage{};
             // Moved on as a copy's, before the counters are published: an
             // older copy accepted by mistake then lines up with nothing it
             // made since.

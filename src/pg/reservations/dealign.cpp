@@ -15,6 +15,7 @@
 #include "reservations/dealign.hpp"
 
 #include <cerrno>
+#include <cstdlib>
 
 extern "C" {
 #include "access/xlog.h"  // GetSystemIdentifier
@@ -102,15 +103,92 @@ void log_binding(int level, const char *message, const char *why, const Binding 
     pfree(is);
 }
 
+// The lineage keys (lineage.hpp) of this server's node value and machine
+// bytes now (0: unknown, as before a start's lease).
+void identity_keys(uint32 *node_key, uint32 *machine_key) {
+    *node_key = *machine_key = 0;
+    if (leases_on() && !lease_held()) return;  // this start's values are not known yet
+    Binding now;
+    current_binding(&now);
+    *node_key = locality::lineage_key(now.node);
+    *machine_key = now.machine[0] != '\0' ? locality::lineage_key(strtol(now.machine, nullptr, 16)) : 0;
+}
+
+// Where the lineage's counters stand: each counter or its reserved mark,
+// the higher (node: variable, given-time; machine: Hot Guid draws).
+void lineage_positions(SharedCounters *s, uint64 *node, uint64 *machine) {
+    const ReservedState marks = snapshot(s);
+    node[0] = Max(pg_atomic_read_u64(&s->variable.value), marks.variable);
+    node[1] = Max(pg_atomic_read_u64(&s->explicit_sequential.value), marks.explicit_sequential);
+    machine[0] = Max(pg_atomic_read_u64(&s->hot_draws.value), marks.hot_guid);
+}
+
+// The identity making ids is now this server's values, without a move (the
+// lineage's own record of it; the counters stay).
+void rebind_lineage(SharedCounters *s) {
+    uint32 node_key, machine_key;
+    identity_keys(&node_key, &machine_key);
+    if (node_key == s->lineage.node.active && machine_key == s->lineage.machine.active) return;
+    uint64 node[locality::kLineageCounters], machine[locality::kLineageCounters] = {};
+    lineage_positions(s, node, machine);
+    locality::lineage_rebind(s->lineage.node, locality::kNodeCycles, node_key, node);
+    locality::lineage_rebind(s->lineage.machine, locality::kMachineCycles, machine_key, machine);
+    s->lineage_unlogged = true;
+}
+
+// How a move to key went by table t (before it), for the move's log line.
+void describe_lineage_move(const locality::LineageTable &t, uint32 key, bool trust_returns, const char *what,
+                           char *out, size_t size) {
+    const locality::LineageSlot *known = key != t.active ? locality::lineage_find(t, key) : nullptr;
+    if (key == 0)
+        snprintf(out, size, "%s unknown: a random distance", what);
+    else if (key == t.active)
+        snprintf(out, size, "%s %u the active one (a copy): a random distance off its own arc", what, key - 1);
+    else if (known != nullptr && trust_returns)
+        snprintf(out, size, "%s %u made ids in this history before: above where it left, at " UINT64_FORMAT, what,
+                 key - 1, static_cast<uint64>(known->last[0]));
+    else if (known != nullptr)
+        snprintf(out, size, "%s %u made ids in a history this one may not know all of (not a standby's, or "
+                 "before PostgreSQL 15): a random distance", what, key - 1);
+    else
+        snprintf(out, size, "%s %u new to this history: a random distance", what, key - 1);
+}
+
 // Step 1: the target of a move from where s stands, drawn away from the
-// run start `origin_start` (the one the counters were bound with).
-MoveTarget draw_target(SharedCounters *s, const FreshCounters &fresh, uint32 origin_start) {
+// run start `origin_start` (the one the counters were bound with). The
+// variable, given-time and Hot Guid counters go by the lineage
+// (lineage.hpp): just above where this server's identity left them if it
+// made ids in this history before, at a random distance otherwise; the
+// lineage records the move at once (it is drawn once, and applied as
+// drawn: a crash completes this target). `returns_trusted`: the lineage is
+// the newest word on the identities it knows (the end of a standby's
+// recovery, 15+); otherwise a known identity moves at random, as a new one.
+MoveTarget draw_target(SharedCounters *s, const FreshCounters &fresh, uint32 origin_start, bool returns_trusted) {
     const ReservedState marks = snapshot(s);
     MoveTarget t{};
-    t.variable = Max(pg_atomic_read_u64(&s->variable.value), marks.variable) + fresh.variable_jump;
-    t.explicit_sequential =
-        Max(pg_atomic_read_u64(&s->explicit_sequential.value), marks.explicit_sequential) + fresh.explicit_jump;
-    t.hot_guid = Max(pg_atomic_read_u64(&s->hot_draws.value), marks.hot_guid) + fresh.hot_jump;
+    uint32 node_key, machine_key;
+    identity_keys(&node_key, &machine_key);
+    uint64 node[locality::kLineageCounters], machine[locality::kLineageCounters] = {};
+    lineage_positions(s, node, machine);
+    const uint64 node_random[locality::kLineageCounters] = {fresh.lineage[0], fresh.lineage[1]};
+    const uint64 machine_random[locality::kLineageCounters] = {fresh.lineage[2], 0};
+    // Before PostgreSQL 15 the lineage reaches a standby only in the state
+    // file of its base backup: too old to place a returning identity by.
+    const bool trust_returns = PG_VERSION_NUM >= 150000 && returns_trusted;
+    uint64 node_target[locality::kLineageCounters], machine_target[locality::kLineageCounters] = {};
+    char node_how[128], machine_how[128];
+    describe_lineage_move(s->lineage.node, node_key, trust_returns, "node value", node_how, sizeof node_how);
+    describe_lineage_move(s->lineage.machine, machine_key, trust_returns, "machine bytes", machine_how,
+                          sizeof machine_how);
+    snprintf(s->move_lineage, sizeof s->move_lineage, "%s; %s", node_how, machine_how);
+    locality::lineage_move(s->lineage.node, locality::kNodeCycles, node_key, node, node_random, node_target,
+                           trust_returns);
+    locality::lineage_move(s->lineage.machine, locality::kMachineCycles, machine_key, machine, machine_random,
+                           machine_target, trust_returns);
+    s->lineage_unlogged = true;
+    t.variable = node_target[0];
+    t.explicit_sequential = node_target[1];
+    t.hot_guid = machine_target[0];
     for (uint32 i = 0; i < locality::kRunSlots; ++i) {
         const uint64 from = Max(pg_atomic_read_u64(&s->runs[i].value), marks.runs[i]);
         if ((from >> 32) == 0) continue;  // no window's run: it starts at the run start
@@ -177,7 +255,9 @@ void apply_target(SharedCounters *s, const MoveTarget &t) {
                          " to " UINT64_FORMAT ", run start %u",
                          from[0], static_cast<uint64>(pg_atomic_read_u64(&s->variable.value)), from[1],
                          static_cast<uint64>(pg_atomic_read_u64(&s->explicit_sequential.value)), from[2],
-                         static_cast<uint64>(pg_atomic_read_u64(&s->hot_draws.value)), t.run_start)));
+                         static_cast<uint64>(pg_atomic_read_u64(&s->hot_draws.value)), t.run_start),
+                  s->move_lineage[0] != '\0' ? errdetail("By the lineage: %s.", s->move_lineage) : 0));
+    s->move_lineage[0] = '\0';
 }
 
 // Why the counters must move at a start that replays nothing ("" if not),
@@ -243,7 +323,7 @@ void why_move(const Binding &stored, BindingRead read, const Binding &now, const
 // Nothing generates meanwhile: the postmaster at start, or the lock's
 // holder before the counters are published as available.
 bool move_now(SharedCounters *s, const FreshCounters &fresh, const char *why) {
-    s->move_target = draw_target(s, fresh, pg_atomic_read_u32(&s->run_start));
+    s->move_target = draw_target(s, fresh, pg_atomic_read_u32(&s->run_start), /* returns_trusted */ false);
     strlcpy(s->move_why, why, sizeof s->move_why);
     Binding moving;
     binding_here(&moving, BindingState::moving, s->move_target.run_start, &s->move_target);
@@ -311,6 +391,9 @@ void check_binding_at_start(SharedCounters *s, const ReservedState &saved, bool 
         apply_target(s, stored.target);
         s->start_target = stored.target;
         s->start_moved = true;
+        // The lineage the file holds may predate the move (it was written
+        // with the state file): this identity from the target on.
+        rebind_lineage(s);
         if (same_place(stored, now) && same_cluster) {
             strlcpy(at_start.why, "completing the move recorded before the last stop", sizeof at_start.why);
             s->bound = stored;  // "moving" until the file holds it
@@ -350,6 +433,9 @@ void check_binding_at_start(SharedCounters *s, const ReservedState &saved, bool 
                           : !leases_on() && !same_values(stored, now)                 ? StartAction::rebind
                                                                                       : StartAction::none;
         if (!at_start.before_known) pg_atomic_write_u32(&s->run_start, fresh.run_start);  // a start of its own
+        // The lineage's identity: this server's (a new cluster, a file of
+        // a library before the lineage, new values; nothing if the same).
+        rebind_lineage(s);
         return;
     }
     at_start.action = move_now(s, fresh, at_start.why) ? StartAction::moved : StartAction::deferred;
@@ -406,7 +492,8 @@ void settle_moves(SharedCounters *s) {
     }
     if (pending == kMoveDue) {
         // Drawn once: however often the steps below fail, this target.
-        s->move_target = draw_target(s, fresh, pg_atomic_read_u32(&s->run_start));
+        // (After a standby's recovery its lineage is its primary's newest.)
+        s->move_target = draw_target(s, fresh, pg_atomic_read_u32(&s->run_start), s->standby_start);
         pg_atomic_write_u32(&s->moves_pending, kMoveDrawn);
     }
     const Binding before = s->bound;
@@ -484,6 +571,7 @@ void settle_identity(SharedCounters *s) {
         write_binding_or_log(here, "The next start writes it again.");
         s->bound = here;
         s->bound_known = true;
+        rebind_lineage(s);
         log_binding(LOG, first ? "server-wide counters bound here" : "host identity file read: counters stay bound here",
                     nullptr, first ? nullptr : &at_start.before, here);
     }
@@ -527,6 +615,7 @@ bool rebind_values(SharedCounters *s) {
         values.since = now.since;
         write_binding_or_log(values, "The next start writes it again.");
         s->bound = values;
+        rebind_lineage(s);  // recorded with the next refill
         log_binding(LOG,
                     leases_on() ? "server-wide counters bound to this start's lease (locality_uuid.registry)"
                                 : "the node value, the machine name or where they come from changed",

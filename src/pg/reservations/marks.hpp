@@ -45,7 +45,7 @@ inline void publish(SharedCounters *s, const ReservedState &r) {
 // (optional) says so.
 inline bool write_marks(SharedCounters *s, const ReservedState &r, bool *renamed = nullptr) {
     bool moved = false;
-    if (!write_state_file(r, &moved)) {
+    if (!write_state_file(r, &moved, &s->lineage)) {
         const int saved = errno;
         if (moved) s->on_disk_known = false;
         if (renamed != nullptr) *renamed = moved;

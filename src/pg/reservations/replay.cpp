@@ -4,6 +4,7 @@
 #include "reservations/restore.hpp"
 
 #include <cerrno>
+#include <cstring>
 
 extern "C" {
 #include "access/xlog.h"  // GetSystemIdentifier
@@ -38,6 +39,7 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, ReplayKi
     ReservedState held{};  // what the file holds
     bool held_known = false;
     bool adopted_unreadable = false;
+    locality::Lineage file_lineage{};  // without shared memory: the file's, kept when it is written
     // Without shared memory there is nothing that remembers the start:
     // every record that raises a mark must reach the file.
     bool replays_another = true;
@@ -88,7 +90,7 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, ReplayKi
         replays_another = s->replays_another;
     } else {
         // Without server-wide counters on this server: the file alone.
-        const StateRead read = read_state_file(&next);
+        const StateRead read = read_state_file(&next, &file_lineage);
         if (read != StateRead::ok) next = ReservedState{};
         held = next;
         held_known = read == StateRead::ok;
@@ -129,7 +131,7 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, ReplayKi
         (replays_another ? !held_known || !same_marks(next, held)
                          : held_known && (rises_above(next, held) ||
                                           ((release || release_hot) && rewrote && !same_marks(next, held))));
-    const bool written = !needs_write || (s != nullptr ? write_marks(s, next) : write_state_file(next));
+    const bool written = !needs_write || (s != nullptr ? write_marks(s, next) : write_state_file(next, nullptr, &file_lineage));
     const int saved_errno = errno;
     if (needs_write && written && s != nullptr && !replays_another) s->replay_wrote_file = true;
     if (needs_write && written && adopted_unreadable && s != nullptr) {
@@ -169,6 +171,45 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, ReplayKi
                               "a restartpoint passes its record."),
                     errhint("Free space in the data directory's file system, or make the file "
                             "writable, and start the server again.")));
+}
+
+void replay_lineage(SharedCounters *s, const locality::Lineage &logged) {
+    if (s == nullptr) {
+        // Without server-wide counters on this server: the file alone.
+        ReservedState marks;
+        locality::Lineage held;
+        if (read_state_file(&marks, &held) == StateRead::ok && std::memcmp(&held, &logged, sizeof held) != 0 &&
+            !write_state_file(marks, nullptr, &logged))
+            ereport(ERROR, (errcode_for_file_access(),
+                            errmsg("could not write \"%s\" while replaying a locality_uuid lineage: %m", kStateFile)));
+        return;
+    }
+    LWLockAcquire(s->lock, LW_EXCLUSIVE);
+    // Crash recovery of this server's own WAL: the file held each lineage
+    // before its record was logged, and this start may have gone on from it
+    // (a new identity): the record is older news.
+    if (!s->replays_another) {
+        LWLockRelease(s->lock);
+        return;
+    }
+    const bool changed = std::memcmp(&s->lineage, &logged, sizeof logged) != 0;
+    s->lineage = logged;
+    s->lineage_unlogged = false;
+    // Crash recovery of this server's own WAL: the file held the lineage
+    // before the record was logged. Another server's: the file must hold
+    // it before a restartpoint passes the record, as for its marks.
+    const bool write = changed && s->replays_another && s->on_disk_known;
+    const bool written = !write || write_marks(s, s->on_disk);
+    const int saved_errno = errno;
+    LWLockRelease(s->lock);
+    if (written) return;
+    errno = saved_errno;
+    ereport(ERROR, (errcode_for_file_access(),
+                    errmsg("could not write \"%s\" while replaying a locality_uuid lineage: %m", kStateFile),
+                    errdetail("The file must hold every replayed record of another server before a restartpoint "
+                              "passes it."),
+                    errhint("Free space in the data directory's file system, or make the file writable, and "
+                            "start the server again.")));
 }
 
 void close_current_hot_second(SharedCounters *s) {

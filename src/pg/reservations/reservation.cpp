@@ -96,6 +96,10 @@ bool extend_reservation(SharedCounters *s, const locality::Draw &d) {
         return false;
     }
     pg_atomic_write_u64(&s->write_retry_at, 0);
+    if (s->lineage_unlogged) {
+        log_lineage(s->lineage);  // before the marks, flushed with them
+        s->lineage_unlogged = false;
+    }
     log_reservation(next);
     publish(s, next);
     return true;

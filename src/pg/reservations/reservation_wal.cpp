@@ -27,6 +27,10 @@ namespace {
 constexpr uint8 kXlogReserve = 0x00;
 constexpr uint8 kXlogRelease = 0x10;
 constexpr uint8 kXlogReleaseHot = 0x20;
+// A fourth, with the lineage (lineage.hpp) after a move or a rebind, logged
+// before the next refill's marks. A library before 1.5 stops replay at it
+// (as at any record it does not know): standbys first when upgrading.
+constexpr uint8 kXlogLineage = 0x30;
 
 ReplayKind replay_kind(uint8 kind) {
     return kind == kXlogRelease ? ReplayKind::release_runs
@@ -43,6 +47,16 @@ bool is_reservation(XLogReaderState *record) {
            XLogRecGetDataLen(record) == sizeof(ReservedState);
 }
 
+bool is_lineage(XLogReaderState *record) {
+    return kind_of(record) == kXlogLineage && XLogRecGetDataLen(record) == sizeof(locality::Lineage);
+}
+
+locality::Lineage record_lineage(XLogReaderState *record) {
+    locality::Lineage l;
+    std::memcpy(&l, XLogRecGetData(record), sizeof l);
+    return l;
+}
+
 ReservedState record_marks(XLogReaderState *record) {
     ReservedState marks;
     std::memcpy(&marks, XLogRecGetData(record), sizeof marks);
@@ -50,6 +64,10 @@ ReservedState record_marks(XLogReaderState *record) {
 }
 
 void reservation_redo(XLogReaderState *record) {
+    if (is_lineage(record)) {
+        replay_lineage(shared_counters(), record_lineage(record));
+        return;
+    }
     // Replay cannot skip a record it does not know, as PostgreSQL's own
     // resource managers do not.
     if (!is_reservation(record))
@@ -60,6 +78,11 @@ void reservation_redo(XLogReaderState *record) {
 
 // Also called for pg_walinspect and pg_waldump: never an error there.
 void reservation_desc(StringInfo buf, XLogReaderState *record) {
+    if (is_lineage(record)) {
+        const locality::Lineage l = record_lineage(record);
+        appendStringInfo(buf, "lineage: node %u active, machine %u active", l.node.active, l.machine.active);
+        return;
+    }
     if (!is_reservation(record)) {
         appendStringInfo(buf, "not a locality_uuid record of this version (%u bytes)", XLogRecGetDataLen(record));
         return;
@@ -82,6 +105,7 @@ const char *reservation_identify(uint8 info) {
         case kXlogReserve: return "RESERVE";
         case kXlogRelease: return "RELEASE";
         case kXlogReleaseHot: return "RELEASE_HOT_SECONDS";
+        case kXlogLineage: return "LINEAGE";
         default: return nullptr;
     }
 }
@@ -113,6 +137,11 @@ void log_marks(const ReservedState &marks, uint8 kind) {
 }  // namespace
 
 void log_reservation(const ReservedState &marks) { log_marks(marks, kXlogReserve); }
+void log_lineage(const locality::Lineage &lineage) {
+    XLogBeginInsert();
+    XLogRegisterData(reinterpret_cast<char *>(const_cast<locality::Lineage *>(&lineage)), sizeof lineage);
+    (void) XLogInsert(static_cast<RmgrId>(setting_wal_rmgr_id), kXlogLineage);  // flushed with the refill's record
+}
 void log_release(const ReservedState &marks) { log_marks(marks, kXlogRelease); }
 void log_hot_release(const ReservedState &marks) { log_marks(marks, kXlogReleaseHot); }
 
@@ -120,6 +149,7 @@ void log_hot_release(const ReservedState &marks) { log_marks(marks, kXlogRelease
 
 void register_reservation_wal() {}
 void log_reservation(const ReservedState &) {}
+void log_lineage(const locality::Lineage &) {}
 void log_release(const ReservedState &) {}
 void log_hot_release(const ReservedState &) {}
 

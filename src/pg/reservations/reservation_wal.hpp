@@ -22,6 +22,10 @@ void register_reservation_wal();
 // before PostgreSQL 15.
 void log_reservation(const ReservedState &marks);
 
+// A record of the lineage (lineage.hpp), inserted before a refill's record
+// (whose flush makes both durable). Does nothing before PostgreSQL 15.
+void log_lineage(const locality::Lineage &lineage);
+
 // The same for marks after run slots were released (release_runs.hpp):
 // replay lowers those runs instead of only raising marks.
 void log_release(const ReservedState &marks);

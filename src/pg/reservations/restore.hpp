@@ -24,6 +24,7 @@ struct FreshCounters {
     uint64 explicit_jump;      // in [2^29, 3 * 2^29): the given-time index's 2^31 cycle
     uint64 hot_jump;           // in [2^22, 3 * 2^22): the Hot Guid counter field's 2^24
     uint32 run_jump;           // in [2^23, 2^24): places of a window's 2^31
+    uint32 lineage[3];         // for a move by the lineage: variable, given-time, Hot Guid (lineage.hpp)
 };
 
 // Values from pg_strong_random() (which may block: draw them before taking
@@ -73,6 +74,12 @@ void report_doubt(SharedCounters *s, int elevel);
 // replayed marks, which cover it.
 enum class ReplayKind : uint8 { reserve, release_runs, release_hot_seconds };
 void replay_reservation(SharedCounters *s, const ReservedState &logged, ReplayKind kind);
+
+// Replay of a lineage record: the lineage taken as logged (a WAL history
+// is linear: the newest record knows every identity before it), and
+// written to the file by a server that replays another's WAL (crash
+// recovery of its own finds it there already).
+void replay_lineage(SharedCounters *s, const locality::Lineage &logged);
 
 // The end of recovery: Hot Guids of the current second (or of a later
 // reserved one) may have been made by the server whose WAL was replayed;

@@ -100,7 +100,7 @@ void apply_state(SharedCounters *s, const ReservedState &saved, bool restored) {
 // says whether there was a file.
 bool read_or_fresh(SharedCounters *s, const FreshCounters &fresh, ReservedState *saved, bool *restored) {
     *saved = ReservedState{};
-    const StateRead read = read_state_file(saved);
+    const StateRead read = read_state_file(saved, &s->lineage);
     if (read == StateRead::corrupt || read == StateRead::io_error) {
         s->unreadable_errno = read == StateRead::io_error ? errno : 0;
         return false;

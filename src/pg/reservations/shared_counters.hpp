@@ -55,6 +55,10 @@ struct SharedCounters {
     // standby, point-in-time recovery, a start from a backup_label): every
     // record that raises a mark must then reach the file, or replay stops.
     bool replays_another;
+    // ... as a standby (standby.signal): its lineage is the newest word on
+    // the identities its primary's WAL carried, as a point-in-time
+    // restore's or a backup's is not (dealign.cpp).
+    bool standby_start;
     // Clock Hot Guid seconds: the file's bound before this start opened an
     // unused second, and the highest bound a replayed record held. The end
     // of recovery closes the current second only if replay went past the
@@ -103,6 +107,15 @@ struct SharedCounters {
     // floored by the file as by start_target (release_runs.hpp).
     ReservedState file_at_start;
     bool file_at_start_known;
+    // Where each identity this WAL history carried left the counters
+    // (lineage.hpp): the moves go by it (dealign.cpp), the state file and
+    // a WAL record carry it. Under the lock. Changed by a move or a rebind
+    // and not yet in WAL: the next refill logs it before its marks.
+    locality::Lineage lineage;
+    bool lineage_unlogged;
+    // How the last drawn move went by the lineage, for its log line ("" if
+    // the move applied was not drawn by this lifetime).
+    char move_lineage[256];
 };
 
 // Called from _PG_init while shared_preload_libraries is being processed

@@ -71,6 +71,7 @@ bool load_state(SharedCounters *s, const FreshCounters &fresh, bool late) {
     bool restored = false;
     if (!read_or_fresh(s, fresh, &saved, &restored)) return false;
     s->doubt = late || state_marked_in_doubt() ? StateDoubt::late : StateDoubt::none;
+    if (s->doubt != StateDoubt::none) s->lineage = locality::Lineage{};  // a file put back: its lineage may be old
     apply_state(s, saved, restored);
     // What the file holds: nothing when there is none.
     s->on_disk = restored ? saved : ReservedState{};
@@ -85,6 +86,9 @@ bool load_state(SharedCounters *s, const FreshCounters &fresh, bool late) {
         s->file_at_start_known = true;
     }
     check_binding_at_start(s, saved, restored, fresh);
+    // What the start did to the lineage is in the file alone: in WAL with
+    // the first refill (a standby's own comes with its primary's records).
+    if (!s->replays_another) s->lineage_unlogged = true;
     const bool written = make_available(s, saved, restored, /* stamp */ start_moved_counters());
     bind_after_start(s, written);
     return true;
@@ -104,6 +108,7 @@ FreshCounters fresh_counters() {
     f.explicit_jump = (1ULL << 29) + strong_random_u32() % (1U << 30);
     f.hot_jump = (1ULL << 22) + strong_random_u32() % (1U << 23);
     f.run_jump = (1U << 23) + strong_random_u32() % (1U << 23);
+    for (uint32 &r : f.lineage) r = strong_random_u32();
     return f;
 }
 
@@ -180,6 +185,7 @@ void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fres
     s->on_disk_known = false;
     s->replay_wrote_file = false;
     s->replays_another = replays_another_server();
+    s->standby_start = access("standby.signal", F_OK) == 0;
     s->hot_seconds_in_file = 0;
     s->hot_seconds_replayed = 0;
     s->hot_seconds_floor = 0;
@@ -195,6 +201,9 @@ void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fres
     s->start_moved = false;
     s->file_at_start = ReservedState{};
     s->file_at_start_known = false;
+    s->lineage = locality::Lineage{};  // the file's, read below
+    s->lineage_unlogged = false;
+    s->move_lineage[0] = '\0';
     for (Line *l : {&s->variable, &s->explicit_sequential, &s->hot_draws, &s->hot_second, &s->hot_opened,
                     &s->variable_until, &s->explicit_until, &s->hot_until, &s->hot_seconds_until})
         pg_atomic_init_u64(&l->value, 0);

@@ -25,6 +25,12 @@ namespace {
 //   system_identifier 7301...     informational (older files lack them)
 //   timeline 1
 //   end
+//   lineage node 3 5 E0 E1 A0 A1  (lineage.hpp) active key, clock, where it entered, its arc then
+//   slot node 3 5 L0 S0 L1 S1     an identity: key, last active, where it left and its arc, per counter
+//   lineage machine ...
+//   slot machine ...
+//   lineage end
+// (Readers of 1.4 and earlier stop at "end".)
 constexpr const char *kHeader = "locality_uuid state 1";
 constexpr const char *kTempFile = "locality_uuid.state.tmp";
 
@@ -44,6 +50,60 @@ int format_state(const ReservedState &s, char *buf, size_t size) {
     return n;
 }
 
+int format_table(const char *name, const locality::LineageTable &t, char *buf, size_t size) {
+    int n = snprintf(buf, size, "lineage %s %" PRIu32 " %" PRIu32 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+                     name, t.active, t.clock, t.entered[0], t.entered[1], t.arc_at_entry[0], t.arc_at_entry[1]);
+    for (const locality::LineageSlot &slot : t.slots)
+        if (slot.key != 0)
+            n += snprintf(buf + n, size - n,
+                          "slot %s %" PRIu32 " %" PRIu32 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", name,
+                          slot.key, slot.used, slot.last[0], slot.span[0], slot.last[1], slot.span[1]);
+    return n;
+}
+
+int format_lineage(const locality::Lineage &l, char *buf, size_t size) {
+    int n = format_table("node", l.node, buf, size);
+    n += format_table("machine", l.machine, buf + n, size - n);
+    n += snprintf(buf + n, size - n, "lineage end\n");
+    return n;
+}
+
+// One lineage line into *l; false if it is not one.
+bool parse_lineage_line(const char *line, locality::Lineage *l, int *slots_seen) {
+    char name[16];
+    uint32_t a = 0, b = 0;
+    uint64_t v[4] = {};
+    locality::LineageTable *t = nullptr;
+    if (sscanf(line, "lineage %15s %" SCNu32 " %" SCNu32 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64, name, &a, &b,
+               &v[0], &v[1], &v[2], &v[3]) == 7) {
+        t = strcmp(name, "node") == 0 ? &l->node : strcmp(name, "machine") == 0 ? &l->machine : nullptr;
+        if (t == nullptr) return false;
+        t->active = a;
+        t->clock = b;
+        t->entered[0] = v[0];
+        t->entered[1] = v[1];
+        t->arc_at_entry[0] = v[2];
+        t->arc_at_entry[1] = v[3];
+        return true;
+    }
+    if (sscanf(line, "slot %15s %" SCNu32 " %" SCNu32 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64, name, &a, &b,
+               &v[0], &v[1], &v[2], &v[3]) == 7) {
+        const bool node = strcmp(name, "node") == 0;
+        t = node ? &l->node : strcmp(name, "machine") == 0 ? &l->machine : nullptr;
+        int &seen = slots_seen[node ? 0 : 1];
+        if (t == nullptr || a == 0 || seen >= locality::kLineageSlots) return false;
+        locality::LineageSlot &slot = t->slots[seen++];
+        slot.key = a;
+        slot.used = b;
+        slot.last[0] = v[0];
+        slot.span[0] = v[1];
+        slot.last[1] = v[2];
+        slot.span[1] = v[3];
+        return true;
+    }
+    return false;
+}
+
 bool write_all(int fd, const char *buf, size_t len) {
     while (len > 0) {
         errno = 0;
@@ -61,9 +121,10 @@ bool write_all(int fd, const char *buf, size_t len) {
 
 }  // namespace
 
-bool write_state_file(const ReservedState &state, bool *renamed) {
-    char buf[8192];
-    const int len = format_state(state, buf, sizeof buf);
+bool write_state_file(const ReservedState &state, bool *renamed, const locality::Lineage *lineage) {
+    char buf[12288];
+    int len = format_state(state, buf, sizeof buf);
+    if (lineage != nullptr) len += format_lineage(*lineage, buf + len, sizeof buf - static_cast<size_t>(len));
     return write_durably(kTempFile, kStateFile, buf, static_cast<size_t>(len), renamed);
 }
 
@@ -128,7 +189,8 @@ void clear_doubt_mark() {
     if (unlink(kDoubtFile) == 0) sync_data_directory();
 }
 
-StateRead read_state_file(ReservedState *state) {
+StateRead read_state_file(ReservedState *state, locality::Lineage *lineage) {
+    if (lineage != nullptr) *lineage = locality::Lineage{};
     FILE *f = AllocateFile(kStateFile, "r");
     if (f == nullptr) return errno == ENOENT ? StateRead::missing : StateRead::io_error;
     *state = ReservedState{};
@@ -164,6 +226,21 @@ StateRead read_state_file(ReservedState *state) {
         } else {
             break;
         }
+    }
+    // The lineage after the marks: used only whole ("lineage end"); a part
+    // of one, or none (an older library's file), is no lineage.
+    if (end && lineage != nullptr) {
+        locality::Lineage read{};
+        int slots_seen[2] = {0, 0};
+        bool whole = false;
+        while (fgets(line, sizeof line, f) != nullptr) {
+            if (strcmp(line, "lineage end\n") == 0) {
+                whole = true;
+                break;
+            }
+            if (!parse_lineage_line(line, &read, slots_seen)) break;
+        }
+        if (whole) *lineage = read;
     }
     if (!close_after_reading(f)) return StateRead::io_error;
     return header && start && end ? StateRead::ok : StateRead::corrupt;

@@ -10,6 +10,8 @@
 
 #include "pg_boundary.hpp"
 
+#include "lineage.hpp"
+
 #include "counter_cells.hpp"
 
 namespace locality_pg {
@@ -49,8 +51,10 @@ enum class StateDoubt : uint8 {
     late,  // read after the start could not read it (put back or replaced meanwhile)
 };
 
-// Reads the file from the current directory (the data directory).
-StateRead read_state_file(ReservedState *state);
+// Reads the file from the current directory (the data directory), and
+// into *lineage (if given) the lineage written after the marks (all zero
+// if there is none, or it cannot be parsed: a file of 1.4 or earlier).
+StateRead read_state_file(ReservedState *state, locality::Lineage *lineage = nullptr);
 
 // Writes it durably through PostgreSQL's file layer: a temporary file,
 // fsynced, renamed over the old one, and the directory fsynced (the steps
@@ -61,7 +65,9 @@ StateRead read_state_file(ReservedState *state);
 // logged here and nothing PANICs, whatever data_sync_retry says; the caller
 // reports. The next attempt writes a new temporary file rather than
 // fsyncing pages whose error the kernel may already have cleared.
-bool write_state_file(const ReservedState &state, bool *renamed = nullptr);
+// The lineage (lineage.hpp), if given, follows the marks' "end" line,
+// where the readers of 1.4 and earlier stop.
+bool write_state_file(const ReservedState &state, bool *renamed = nullptr, const locality::Lineage *lineage = nullptr);
 
 // The data directory's entries made durable (fsync of "."). False, errno
 // set, on failure.

@@ -1,0 +1,125 @@
+#include "lineage.hpp"
+
+namespace locality {
+namespace {
+
+std::uint64_t min_u64(std::uint64_t a, std::uint64_t b) noexcept { return a < b ? a : b; }
+
+LineageSlot *find_slot(LineageTable &t, std::uint32_t key) noexcept {
+    for (LineageSlot &s : t.slots)
+        if (s.key == key) return &s;
+    return nullptr;
+}
+
+// A slot for key: a free one, else the least recently active other than
+// the active identity's (an identity evicted is one that has not led for
+// the longest; with leases, one that never comes back).
+LineageSlot *new_slot(LineageTable &t, std::uint32_t key) noexcept {
+    LineageSlot *pick = nullptr;
+    for (LineageSlot &s : t.slots) {
+        if (s.key == 0) {
+            pick = &s;
+            break;
+        }
+        if (s.key != t.active && (pick == nullptr || s.used < pick->used)) pick = &s;
+    }
+    *pick = LineageSlot{};
+    pick->key = key;
+    return pick;
+}
+
+// The active identity's arc closed at now, into its slot.
+void leave(LineageTable &t, const LineageCycles &c, const std::uint64_t *now) noexcept {
+    if (t.active == 0) return;
+    LineageSlot *a = find_slot(t, t.active);
+    if (a == nullptr) a = new_slot(t, t.active);
+    for (int i = 0; i < c.count; ++i) {
+        a->last[i] = now[i];
+        a->span[i] = lineage_active_arc(t, c, i, now[i]);
+    }
+}
+
+// key made active at entered[i], with arc[i] used already.
+void enter(LineageTable &t, const LineageCycles &c, std::uint32_t key, const std::uint64_t *entered,
+           const std::uint64_t *arc) noexcept {
+    LineageSlot *s = find_slot(t, key);
+    if (s == nullptr) s = new_slot(t, key);
+    s->used = ++t.clock;
+    t.active = key;
+    for (int i = 0; i < c.count; ++i) {
+        t.entered[i] = entered[i];
+        t.arc_at_entry[i] = min_u64(arc[i], c.cycle[i]);
+    }
+}
+
+}  // namespace
+
+const LineageSlot *lineage_find(const LineageTable &t, std::uint32_t key) noexcept {
+    if (key == 0) return nullptr;
+    for (const LineageSlot &s : t.slots)
+        if (s.key == key) return &s;
+    return nullptr;
+}
+
+std::uint64_t lineage_active_arc(const LineageTable &t, const LineageCycles &c, int i, std::uint64_t now) noexcept {
+    if (t.active == 0) return 0;
+    const std::uint64_t passed = now > t.entered[i] ? now - t.entered[i] : 0;
+    return min_u64(c.cycle[i], t.arc_at_entry[i] + min_u64(passed, c.cycle[i]));
+}
+
+void lineage_move(LineageTable &t, const LineageCycles &c, std::uint32_t key, const std::uint64_t *now,
+                  const std::uint64_t *random, std::uint64_t *target, bool trust_returns) noexcept {
+    std::uint64_t arc[kLineageCounters] = {};
+    const LineageSlot *known = key != 0 && key != t.active && trust_returns ? lineage_find(t, key) : nullptr;
+    for (int i = 0; i < c.count; ++i) {
+        const std::uint64_t cycle = c.cycle[i];
+        if (key != 0 && key == t.active) {
+            // A copy of the active identity: a quarter of the cycle or more
+            // from where it stands (its origin draws on from there), and
+            // short of its own arc while half the cycle or more is unused.
+            const std::uint64_t used = lineage_active_arc(t, c, i, now[i]);
+            const std::uint64_t room = cycle - used;
+            const std::uint64_t d = cycle / 4 + random[i] % (room >= cycle / 2 ? room - cycle / 4 : cycle / 4);
+            target[i] = now[i] + d;
+            arc[i] = used + d;
+        } else if (known != nullptr) {
+            // An eighth to three sixteenths of the cycle above where key left
+            // (room for a lost tail of two refills), at or past now,
+            // congruent to that place: its ids go on as one arc.
+            const std::uint64_t d = cycle / 8 + random[i] % (cycle / 16);
+            target[i] = now[i] + ((known->last[i] + d - now[i]) & (cycle - 1));
+            arc[i] = known->span[i] + d;
+        } else {
+            // A new identity, or an unknown one: as before the lineage.
+            target[i] = now[i] + cycle / 4 + random[i] % (cycle / 2);
+            arc[i] = 0;
+        }
+    }
+    if (key == 0) {
+        leave(t, c, now);
+        t.active = 0;
+        return;
+    }
+    if (key != t.active) leave(t, c, now);
+    enter(t, c, key, target, arc);
+}
+
+void lineage_rebind(LineageTable &t, const LineageCycles &c, std::uint32_t key, const std::uint64_t *now) noexcept {
+    if (key == t.active) return;
+    std::uint64_t arc[kLineageCounters] = {};
+    const LineageSlot *known = lineage_find(t, key);
+    for (int i = 0; i < c.count && known != nullptr; ++i) {
+        // Its arc runs on from where it left to now: what the counters
+        // passed meanwhile counts as its own (no gap: nothing moved).
+        const std::uint64_t passed = now[i] > known->last[i] ? now[i] - known->last[i] : 0;
+        arc[i] = known->span[i] + min_u64(passed, c.cycle[i]);
+    }
+    leave(t, c, now);
+    if (key == 0) {
+        t.active = 0;
+        return;
+    }
+    enter(t, c, key, now, arc);
+}
+
+}  // namespace locality

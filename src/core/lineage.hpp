@@ -1,0 +1,102 @@
+// The lineage of the server-wide counters: for each identity that has made
+// ids in one WAL history (a node value for Locality UUIDs, Hot Guid machine
+// bytes for Hot Guids), where it left each counter and how much of the
+// counter's cycle it has used. It travels with the counters (the state
+// file, WAL), so a server that promotes, is rewound and promotes again
+// knows where its own earlier leaderships stood.
+//
+// A move (a promotion, a copy: reservations/dealign.hpp) used to skip every
+// counter by a random distance of a quarter to three quarters of its cycle;
+// two such skips can add up to a whole cycle, and an identity that leads
+// again two moves later then draws where it drew before (issue #51, finding
+// 4: given-time Hot Guids, whose counter field has 24 bits, repeated). With
+// the lineage a move goes:
+//   * to an identity the lineage has carried, where the lineage is the
+//     newest word on it (a promoted standby's: dealign.cpp): an eighth to
+//     three sixteenths of the cycle above where it left (room for what it
+//     may have drawn after its last record reached this history: an
+//     asynchronous failover's lost tail of two refills). Its ids go on as
+//     one arc, its draws and gaps, around the cycle: none meets another of
+//     its ids less than a cycle of that arc behind it (unit-tested: moves
+//     at random put an identity on its own ids within a few returns);
+//   * to the identity that is active (a copy of the server): a quarter of
+//     the cycle or more from where it stands, and short of its own arc
+//     while half the cycle or more is unused; else as before;
+//   * to an identity the lineage never carried: a random distance of a
+//     quarter to three quarters of the cycle, as before (its ids differ
+//     from every other identity's whatever the counters).
+// Siblings that do not share a history (two promoted standbys, a copy and
+// its origin) stay apart by chance only (doc/guarantees.md).
+//
+// Plain data of a fixed size (shared memory, a WAL record); PostgreSQL-free.
+#pragma once
+
+#include <cstdint>
+
+namespace locality {
+
+constexpr int kLineageSlots = 8;     // identities remembered per table; the least recently active goes first
+constexpr int kLineageCounters = 2;  // counters per table (node: variable, given-time; machine: Hot Guid draws)
+
+struct LineageSlot {
+    std::uint32_t key;   // the identity + 1; 0: a free slot
+    std::uint32_t used;  // the table's clock when it was last made active
+    std::uint64_t last[kLineageCounters];  // where it left each counter (absolute draw positions)
+    std::uint64_t span[kLineageCounters];  // the arc of each cycle it had used then (at most the cycle)
+};
+
+struct LineageTable {
+    std::uint32_t active;  // the key of the identity making ids now; 0: none known
+    std::uint32_t clock;
+    std::uint64_t entered[kLineageCounters];  // where the active identity started its current arc
+    std::uint64_t arc_at_entry[kLineageCounters];  // its arc then, the gap it was given included
+    LineageSlot slots[kLineageSlots];
+};
+
+// The two tables of the server-wide counters.
+struct Lineage {
+    LineageTable node;     // counters 0: variable draws (cycle 2^32), 1: given-time draws (2^31)
+    LineageTable machine;  // counter 0: Hot Guid draws (2^24)
+};
+
+// Each table's counters: how many, and each one's cycle (a power of two).
+struct LineageCycles {
+    int count;
+    std::uint64_t cycle[kLineageCounters];
+};
+constexpr LineageCycles kNodeCycles{2, {1ULL << 32, 1ULL << 31}};
+constexpr LineageCycles kMachineCycles{1, {1ULL << 24, 0}};
+
+// The key of a node value (0 to 2^28 - 1) or of machine bytes (24 bits);
+// a negative value (unknown) has key 0, which the lineage does not track.
+inline std::uint32_t lineage_key(std::int64_t identity) noexcept {
+    return identity < 0 || identity >= (1LL << 30) ? 0 : static_cast<std::uint32_t>(identity) + 1;
+}
+
+// A move of t's counters, standing at now[i] (absolute: the higher of the
+// counter and its reserved mark), to the identity `key`: each counter's
+// target in target[i] (>= now[i]), the active identity's arc closed and
+// key's opened there. random[i]: fresh random bits for counter i. Key 0
+// (unknown): a random distance, nothing recorded. trust_returns false (a
+// lineage that may not be the newest word on the identities it knows: a
+// point-in-time restore's, a backup's, or one that reached a standby in
+// the state file alone, before PostgreSQL 15): an identity it knows moves
+// as a new one, at random, rather than into a narrow place that the
+// identity may have gone on to in a history this one does not know.
+void lineage_move(LineageTable &t, const LineageCycles &c, std::uint32_t key, const std::uint64_t *now,
+                  const std::uint64_t *random, std::uint64_t *target, bool trust_returns = true) noexcept;
+
+// The identity making ids changed without a move (a new node value by a
+// reload, a lease taken after the start, a lineage not known before): the
+// active arc closed at now, key's opened at now. An identity the lineage
+// carried before counts what the counters passed meanwhile as its own.
+void lineage_rebind(LineageTable &t, const LineageCycles &c, std::uint32_t key, const std::uint64_t *now) noexcept;
+
+// How much of counter i's cycle the active identity has used at now.
+std::uint64_t lineage_active_arc(const LineageTable &t, const LineageCycles &c, int i,
+                                 std::uint64_t now) noexcept;
+
+// The slot of key in t, or nullptr.
+const LineageSlot *lineage_find(const LineageTable &t, std::uint32_t key) noexcept;
+
+}  // namespace locality

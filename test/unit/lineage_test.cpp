@@ -1,0 +1,264 @@
+// The lineage's moves (lineage.hpp): an identity that leads again continues
+// just above its own ids, never onto them, however many moves come between.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "lineage.hpp"
+
+using namespace locality;
+
+namespace {
+
+constexpr std::uint64_t kHot = 1ULL << 24;
+
+// One counter's arcs of one identity, as residues mod the cycle: [start,
+// start + length).
+struct Arc {
+    std::uint64_t start, length;
+};
+
+// Whether two arcs of a cycle share a residue.
+bool overlap(const Arc &a, const Arc &b, std::uint64_t cycle) {
+    const std::uint64_t from_a = (b.start - a.start) & (cycle - 1);  // b's start, seen from a's
+    const std::uint64_t from_b = (a.start - b.start) & (cycle - 1);
+    return from_a < a.length || from_b < b.length;
+}
+
+// A machine table (one counter, the Hot Guid draws) driven through
+// leaderships: move to key, draw n from the target.
+struct Drive {
+    LineageTable t{};
+    std::uint64_t at = 0;  // where the counter stands (absolute)
+    std::mt19937_64 rng{20261129};
+    std::uint64_t move(std::uint32_t key, bool trust_returns = true) {
+        const std::uint64_t now[1] = {at};
+        const std::uint64_t random[1] = {rng()};
+        std::uint64_t target[1] = {};
+        lineage_move(t, kMachineCycles, key, now, random, target, trust_returns);
+        EXPECT_GE(target[0], at);
+        at = target[0];
+        return at;
+    }
+    Arc draw(std::uint64_t n) {
+        const Arc a{at & (kHot - 1), n};
+        at += n;
+        return a;
+    }
+};
+
+}  // namespace
+
+TEST(Lineage, AnIdentityThatLeadsAgainContinuesJustAboveWhereItLeft) {
+    Drive d;
+    d.move(1);  // X, new: a random point
+    d.draw(1000);
+    const std::uint64_t x_left = d.at;
+    d.move(2);  // Y, new
+    d.draw(5000);
+    const std::uint64_t back = d.move(1);  // X again
+    const std::uint64_t gap = (back - x_left) & (kHot - 1);
+    EXPECT_GE(gap, kHot / 8);       // room for a lost tail of two refills
+    EXPECT_LT(gap, 3 * kHot / 16);
+    EXPECT_EQ(d.t.active, 1u);
+    // Its arc: the 1000 drawn and the gap.
+    EXPECT_EQ(lineage_active_arc(d.t, kMachineCycles, 0, d.at), 1000 + gap);
+}
+
+namespace {
+
+// X and Y lead in turn, each drawing a 64th of the cycle per leadership.
+// With the lineage each identity's leaderships lie on one arc of its own
+// (draws and gaps): two of them meet only if more than a cycle of that arc
+// lies between their starts. Returns the pairs that met within a cycle of
+// arc (must be 0) and, in *early, the pairs among the first `first`
+// leaderships of identity 1 that met at all.
+int lineage_meetings(int trial, int rounds, int first, int *early) {
+    Drive d;
+    d.rng.seed(1000 + trial);
+    std::vector<Arc> arcs[3];
+    std::vector<std::uint64_t> along[3];  // where each leadership starts on its identity's arc
+    std::uint64_t left[3] = {}, arc_end[3] = {};
+    int within = 0;
+    *early = 0;
+    for (int round = 0; round < rounds; ++round) {
+        for (std::uint32_t key : {1u, 2u}) {
+            const std::uint64_t to = d.move(key);
+            // The gap from where it left, on its own arc.
+            const std::uint64_t gap = arcs[key].empty() ? 0 : (to - left[key]) & (kHot - 1);
+            along[key].push_back(arc_end[key] + gap);
+            arcs[key].push_back(d.draw(kHot / 64));
+            arc_end[key] = along[key].back() + kHot / 64;
+            left[key] = d.at;
+        }
+    }
+    for (std::uint32_t key : {1u, 2u})
+        for (std::size_t i = 0; i < arcs[key].size(); ++i)
+            for (std::size_t j = i + 1; j < arcs[key].size(); ++j) {
+                if (!overlap(arcs[key][i], arcs[key][j], kHot)) continue;
+                if (along[key][j] + kHot / 64 - along[key][i] <= kHot) ++within;
+                if (key == 1 && static_cast<int>(j) < first) ++*early;
+            }
+    return within;
+}
+
+// The same drive with every move a random quarter to three quarters of the
+// cycle (before the lineage): the pairs among identity 1's first `first`
+// leaderships that met.
+int random_meetings(int trial, int first) {
+    std::mt19937_64 rng(1000 + trial);
+    std::uint64_t at = 0;
+    std::vector<Arc> arcs;
+    for (int round = 0; round < first; ++round) {
+        for (std::uint32_t key : {1u, 2u}) {
+            at += kHot / 4 + rng() % (kHot / 2);
+            if (key == 1) arcs.push_back({at & (kHot - 1), kHot / 64});
+            at += kHot / 64;
+        }
+    }
+    int met = 0;
+    for (std::size_t i = 0; i < arcs.size(); ++i)
+        for (std::size_t j = i + 1; j < arcs.size(); ++j) met += overlap(arcs[i], arcs[j], kHot);
+    return met;
+}
+
+}  // namespace
+
+TEST(Lineage, SwitchoversNeverPutAnIdentityOnItsOwnIdsWithinACycleOfItsArc) {
+    int early = 0, early_random = 0, trials_random = 0;
+    for (int trial = 0; trial < 100; ++trial) {
+        int e = 0;
+        ASSERT_EQ(lineage_meetings(trial, 40, 5, &e), 0) << "trial " << trial;
+        early += e;
+        const int r = random_meetings(trial, 5);
+        early_random += r;
+        trials_random += r > 0;
+    }
+    // The first 5 leaderships of one identity (4 switchovers there and back):
+    // never with the lineage; with random moves, in a good share of trials.
+    EXPECT_EQ(early, 0);
+    EXPECT_GE(trials_random, 20) << early_random << " meetings";
+}
+
+TEST(Lineage, AReturnKeepsItsGapAfterTheArcHasGoneRoundTheCycle) {
+    Drive d;
+    d.move(1);
+    d.draw(100);
+    for (int round = 0; round < 100; ++round) {
+        d.move(2);
+        d.draw(100);
+        const std::uint64_t left = lineage_find(d.t, 1)->last[0];
+        const std::uint64_t to = d.move(1);
+        const std::uint64_t gap = (to - left) & (kHot - 1);
+        ASSERT_GE(gap, kHot / 8) << "return " << round;
+        ASSERT_LT(gap, 3 * kHot / 16) << "return " << round;
+        d.draw(1);
+    }
+    EXPECT_EQ(lineage_active_arc(d.t, kMachineCycles, 0, d.at), kHot);  // the whole cycle, and no more
+}
+
+TEST(Lineage, ACopyOfTheActiveIdentityMovesWithinWhatItHasNotUsed) {
+    Drive d;
+    d.move(7);
+    d.draw(kHot / 2);  // half the cycle used
+    const std::uint64_t before = d.at;
+    for (int i = 0; i < 50; ++i) {
+        Drive copy = d;
+        copy.rng.seed(i);
+        const std::uint64_t to = copy.move(7);
+        const std::uint64_t dist = to - before;
+        EXPECT_GE(dist, kHot / 4);  // a quarter of the cycle from its origin
+        EXPECT_LT(dist, kHot / 2);  // short of its own arc, the other half
+        EXPECT_EQ(copy.t.active, 7u);
+    }
+}
+
+// A new identity, and a known one where the lineage may not be the newest
+// word on it (a point-in-time restore's, or before PostgreSQL 15): as
+// before the lineage, a random quarter to three quarters of the cycle.
+TEST(Lineage, ANewOrUntrustedIdentityMovesByAQuarterToThreeQuartersOfTheCycle) {
+    for (const bool returning : {false, true}) {
+        for (int i = 0; i < 50; ++i) {
+            Drive d;
+            d.rng.seed(i);
+            d.move(1);
+            d.draw(10);
+            if (returning) {
+                d.move(2);
+                d.draw(10);
+            }
+            const std::uint64_t before = d.at;
+            const std::uint64_t to = returning ? d.move(1, /* trust_returns */ false) : d.move(2 + i);
+            EXPECT_GE(to - before, kHot / 4);
+            EXPECT_LT(to - before, 3 * kHot / 4);
+            EXPECT_EQ(lineage_active_arc(d.t, kMachineCycles, 0, to), 0u);  // an arc of its own from there
+        }
+    }
+}
+
+TEST(Lineage, AnUnknownIdentityIsNotRecorded) {
+    Drive d;
+    d.move(1);
+    d.draw(10);
+    const std::uint64_t left = d.at;
+    const std::uint64_t to = d.move(0);  // a random distance, as for a new identity
+    EXPECT_GE(to - left, kHot / 4);
+    EXPECT_EQ(d.t.active, 0u);
+    ASSERT_NE(lineage_find(d.t, 1), nullptr);
+    EXPECT_EQ(lineage_find(d.t, 1)->last[0], left);  // 1's arc closed where it left
+    EXPECT_EQ(lineage_find(d.t, 0), nullptr);
+}
+
+TEST(Lineage, TheLeastRecentlyActiveIdentityGoesFirst) {
+    Drive d;
+    for (std::uint32_t key = 1; key <= kLineageSlots; ++key) {
+        d.move(key);
+        d.draw(10);
+    }
+    d.move(1);  // 1 active again: 2 is now the least recent
+    d.move(100);
+    EXPECT_NE(lineage_find(d.t, 1), nullptr);
+    EXPECT_EQ(lineage_find(d.t, 2), nullptr);
+    EXPECT_NE(lineage_find(d.t, 3), nullptr);
+    EXPECT_NE(lineage_find(d.t, 100), nullptr);
+}
+
+TEST(Lineage, ARebindToAKnownIdentityCountsWhatTheCountersPassed) {
+    Drive d;
+    d.move(1);
+    d.draw(100);
+    d.move(2);
+    d.draw(300);
+    const std::uint64_t now[1] = {d.at};
+    lineage_rebind(d.t, kMachineCycles, 1, now);  // node value 1 set back by a reload: no move
+    EXPECT_EQ(d.t.active, 1u);
+    const LineageSlot *x = lineage_find(d.t, 1);
+    ASSERT_NE(x, nullptr);
+    // Its arc: 100 drawn, then everything up to now (the move to 2 and 2's draws).
+    EXPECT_EQ(lineage_active_arc(d.t, kMachineCycles, 0, d.at), 100 + (d.at - x->last[0]));
+    lineage_rebind(d.t, kMachineCycles, 1, now);  // the same key: nothing
+    EXPECT_EQ(d.t.active, 1u);
+}
+
+TEST(Lineage, NodeTablesMoveBothCountersOnTheirOwnCycles) {
+    LineageTable t{};
+    std::uint64_t now[2] = {5, 7};
+    std::uint64_t random[2] = {123, 456};
+    std::uint64_t target[2] = {};
+    lineage_move(t, kNodeCycles, lineage_key(17), now, random, target);
+    now[0] = target[0] + 1000;
+    now[1] = target[1] + 2000;
+    const std::uint64_t x_left[2] = {now[0], now[1]};
+    lineage_move(t, kNodeCycles, lineage_key(18), now, random, target);
+    now[0] = target[0] + 10;
+    now[1] = target[1] + 10;
+    lineage_move(t, kNodeCycles, lineage_key(17), now, random, target);
+    for (int i = 0; i < 2; ++i) {
+        const std::uint64_t cycle = kNodeCycles.cycle[i];
+        const std::uint64_t gap = (target[i] - x_left[i]) & (cycle - 1);
+        EXPECT_GE(gap, cycle / 8) << i;
+        EXPECT_LT(gap, 3 * cycle / 16) << i;
+        EXPECT_GE(target[i], now[i]) << i;
+    }
+}
