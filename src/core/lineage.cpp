@@ -79,14 +79,16 @@ void lineage_move(LineageTable &t, const LineageCycles &c, std::uint32_t key, co
             // short of its own arc while half the cycle or more is unused.
             const std::uint64_t used = lineage_active_arc(t, c, i, now[i]);
             const std::uint64_t room = cycle - used;
-            const std::uint64_t d = cycle / 4 + random[i] % (room >= cycle / 2 ? room - cycle / 4 : cycle / 4);
+            // (At most three quarters: a quarter clear behind its origin too.)
+            const std::uint64_t far = room >= cycle / 2 ? min_u64(room, 3 * cycle / 4) : 3 * cycle / 4;
+            const std::uint64_t d = cycle / 4 + random[i] % (far - cycle / 4);
             target[i] = now[i] + d;
             arc[i] = used + d;
         } else if (known != nullptr) {
-            // An eighth to three sixteenths of the cycle above where key left
-            // (room for a lost tail of two refills), at or past now,
-            // congruent to that place: its ids go on as one arc.
-            const std::uint64_t d = cycle / 8 + random[i] % (cycle / 16);
+            // A sixteenth to an eighth of the cycle above where key left
+            // (room for a lost tail of a refill), at or past now, congruent
+            // to that place: its ids go on as one arc.
+            const std::uint64_t d = cycle / 16 + random[i] % (cycle / 16);
             target[i] = now[i] + ((known->last[i] + d - now[i]) & (cycle - 1));
             arc[i] = known->span[i] + d;
         } else {

@@ -12,16 +12,16 @@
 // 4: given-time Hot Guids, whose counter field has 24 bits, repeated). With
 // the lineage a move goes:
 //   * to an identity the lineage has carried, where the lineage is the
-//     newest word on it (a promoted standby's: dealign.cpp): an eighth to
-//     three sixteenths of the cycle above where it left (room for what it
-//     may have drawn after its last record reached this history: an
-//     asynchronous failover's lost tail of two refills). Its ids go on as
+//     newest word on it (a promoted standby's: dealign.cpp): a sixteenth
+//     to an eighth of the cycle above where it left (room for what it may
+//     have drawn after its last record reached this history: an
+//     asynchronous failover's lost tail of a refill). Its ids go on as
 //     one arc, its draws and gaps, around the cycle: none meets another of
 //     its ids less than a cycle of that arc behind it (unit-tested: moves
 //     at random put an identity on its own ids within a few returns);
-//   * to the identity that is active (a copy of the server): a quarter of
-//     the cycle or more from where it stands, and short of its own arc
-//     while half the cycle or more is unused; else as before;
+//   * to the identity that is active (a copy of the server): a quarter to
+//     three quarters of the cycle from where it stands, as before, and
+//     short of its own arc while half the cycle or more is unused;
 //   * to an identity the lineage never carried: a random distance of a
 //     quarter to three quarters of the cycle, as before (its ids differ
 //     from every other identity's whatever the counters).

@@ -316,9 +316,9 @@ check "ids fail while this start holds no lease: $out" \
   '[ "$out" = "55000: locality_uuid: no lease of a node value yet from the registry at $WORK:${PORT[reg]}/postgres: could not connect to the registry: libpq'"'"'s message is in the server log and in locality_uuid_binding()" ]'
 src=$(q o -c "SELECT node_source FROM locality_uuid_binding()")
 check "... locality_uuid_binding() says so, with the attempts and the last error, libpq's text whole: $src" \
-  '[[ $src == "lease from the registry at $WORK:${PORT[reg]}/postgres, not held yet ("[0-9]*" attempt"*" failed, the last: could not connect to the registry: connection to server on socket \"$WORK/.s.PGSQL.${PORT[reg]}\" failed: "* ]]'
+  '[[ $src == "lease from the registry at $WORK:${PORT[reg]}/postgres, not held yet ("[0-9]*" attempt"*" failed, the last: could not connect to the registry: "*"$WORK/.s.PGSQL.${PORT[reg]}"* ]]'
 check "... and the server log: $(grep -m1 -o "could not lease a node value from the registry at .*" "$WORK/o.log" | cut -c1-160)" \
-  'grep -qF "WARNING:  locality_uuid: could not lease a node value from the registry at $WORK:${PORT[reg]}/postgres: could not connect to the registry: connection to server on socket" "$WORK/o.log"'
+  'grep "WARNING:  locality_uuid: could not lease a node value from the registry at $WORK:${PORT[reg]}/postgres: could not connect to the registry: " "$WORK/o.log" | grep -qF "$WORK/.s.PGSQL.${PORT[reg]}"'
 shown=""
 for f in "locality_uuid_node_id()" "hot_guid_machine_name()" "hot_guid_machine_id()"; do
   shown+="$(error_of o "SELECT $f" | cut -c1-46); "

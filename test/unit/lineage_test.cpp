@@ -59,8 +59,8 @@ TEST(Lineage, AnIdentityThatLeadsAgainContinuesJustAboveWhereItLeft) {
     d.draw(5000);
     const std::uint64_t back = d.move(1);  // X again
     const std::uint64_t gap = (back - x_left) & (kHot - 1);
-    EXPECT_GE(gap, kHot / 8);       // room for a lost tail of two refills
-    EXPECT_LT(gap, 3 * kHot / 16);
+    EXPECT_GE(gap, kHot / 16);  // room for a lost tail of a refill
+    EXPECT_LT(gap, kHot / 8);
     EXPECT_EQ(d.t.active, 1u);
     // Its arc: the 1000 drawn and the gap.
     EXPECT_EQ(lineage_active_arc(d.t, kMachineCycles, 0, d.at), 1000 + gap);
@@ -151,8 +151,8 @@ TEST(Lineage, AReturnKeepsItsGapAfterTheArcHasGoneRoundTheCycle) {
         const std::uint64_t left = lineage_find(d.t, 1)->last[0];
         const std::uint64_t to = d.move(1);
         const std::uint64_t gap = (to - left) & (kHot - 1);
-        ASSERT_GE(gap, kHot / 8) << "return " << round;
-        ASSERT_LT(gap, 3 * kHot / 16) << "return " << round;
+        ASSERT_GE(gap, kHot / 16) << "return " << round;
+        ASSERT_LT(gap, kHot / 8) << "return " << round;
         d.draw(1);
     }
     EXPECT_EQ(lineage_active_arc(d.t, kMachineCycles, 0, d.at), kHot);  // the whole cycle, and no more
@@ -257,8 +257,8 @@ TEST(Lineage, NodeTablesMoveBothCountersOnTheirOwnCycles) {
     for (int i = 0; i < 2; ++i) {
         const std::uint64_t cycle = kNodeCycles.cycle[i];
         const std::uint64_t gap = (target[i] - x_left[i]) & (cycle - 1);
-        EXPECT_GE(gap, cycle / 8) << i;
-        EXPECT_LT(gap, 3 * cycle / 16) << i;
+        EXPECT_GE(gap, cycle / 16) << i;
+        EXPECT_LT(gap, cycle / 8) << i;
         EXPECT_GE(target[i], now[i]) << i;
     }
 }
