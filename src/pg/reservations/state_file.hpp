@@ -8,6 +8,8 @@
 // recovery and rewound servers.
 #pragma once
 
+#include "durable_file.hpp"  // write_durably, close_after_reading
+
 #include "pg_boundary.hpp"
 
 #include "lineage.hpp"
@@ -68,19 +70,6 @@ StateRead read_state_file(ReservedState *state, locality::Lineage *lineage = nul
 // The lineage (lineage.hpp), if given, follows the marks' "end" line,
 // where the readers of 1.4 and earlier stop.
 bool write_state_file(const ReservedState &state, bool *renamed = nullptr, const locality::Lineage *lineage = nullptr);
-
-// The data directory's entries made durable (fsync of "."). False, errno
-// set, on failure.
-bool sync_data_directory();
-
-// Writes buf to path (in the data directory) as write_state_file writes
-// the state file: temp_path written, fsynced, renamed over path, the
-// directory fsynced. False, errno set; *renamed as there.
-bool write_durably(const char *temp_path, const char *path, const char *buf, size_t len, bool *renamed = nullptr);
-
-// Closes a file read with AllocateFile; false, errno set (EIO if the read
-// set none), if a read failed.
-bool close_after_reading(FILE *f);
 
 // The doubt mark (kDoubtFile): written durably (false, errno set, if it
 // could not be), looked for, removed.

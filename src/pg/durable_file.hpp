@@ -1,0 +1,30 @@
+// Small files in the data directory, written and read through PostgreSQL's
+// file layer (fd.c) without raising an ERROR, so that a caller may hold a
+// lock: the state file and the binding (reservations/), the lease record
+// (identity/).
+#pragma once
+
+#include <cstdio>
+
+#include "pg_boundary.hpp"
+
+namespace locality_pg {
+
+// Writes all of buf to fd (a short write without an error counts as a full
+// disk, ENOSPC). False, errno set, on failure.
+bool write_all(int fd, const char *buf, size_t len);
+
+// The data directory's entries made durable (fsync of "."). False, errno
+// set, on failure.
+bool sync_data_directory();
+
+// Writes buf to path (in the data directory) as write_state_file writes
+// the state file: temp_path written, fsynced, renamed over path, the
+// directory fsynced. False, errno set; *renamed as there.
+bool write_durably(const char *temp_path, const char *path, const char *buf, size_t len, bool *renamed = nullptr);
+
+// Closes a file read with AllocateFile; false, errno set (EIO if the read
+// set none), if a read failed.
+bool close_after_reading(FILE *f);
+
+}  // namespace locality_pg
