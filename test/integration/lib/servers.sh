@@ -6,7 +6,19 @@ BIN=$("$PG_CONFIG" --bindir)
 
 as_postgres() { runuser -u postgres -- "$@"; }
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# free_port: a TCP port no one listens on, never one handed out before in
+# this suite. The servers listen on Unix sockets only, so a port given to
+# one stays free for TCP and the kernel may offer it again: two servers of
+# one directory would then share a socket name (lock file already exists).
+free_port() {
+  local given=${WORK:-${TMPDIR:-/tmp}}/.ports_given port
+  while :; do
+    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    grep -qx "$port" "$given" 2>/dev/null || break
+  done
+  echo "$port" >>"$given"
+  echo "$port"
+}
 
 # build_shim NAME DIR: test/integration/NAME.c built as DIR/NAME.so, an
 # LD_PRELOAD shim (clock_shim, fault_shim).
