@@ -99,14 +99,48 @@ std::string budget_json(const Budget &b) {
 // Creates the registry if missing, or updates it to this layout (as its
 // owner), checks it as every command does, and prints what it holds: the
 // one step before servers lease from it (doc/fleets.md, "Leases").
+// With --past N (the repair after the registry went back: doc/fleets.md,
+// "Restoring or failing over the registry"), first moves the node values
+// past N, under the claimers' lock (a lease's nextval cannot slip between
+// the read and the setval), durably as a claim; never back.
 int fleet_registry(int argc, char **argv) {
     Options o;
     std::string error;
-    if (!parse_options(argc, argv, 3, {"--registry", "--registry-owner"}, {"--json"}, &o, &error))
+    if (!parse_options(argc, argv, 3, {"--registry", "--registry-owner", "--past"}, {"--json"}, &o, &error))
         return usage_error(error);
     if (!o.has("--registry")) return usage_error("fleet registry needs --registry DSN");
+    long long past = 0;
+    if (o.has("--past")) {
+        char *end = nullptr;
+        const std::string text = o.get("--past");
+        past = std::strtoll(text.c_str(), &end, 10);
+        if (text.empty() || *end != '\0' || past < 1 || past > 268435455)
+            return usage_error("--past takes a node value from 1 to 268435455");
+    }
     PgConnection conn;
     if (!connect_registry(conn, o, /* create */ true, &error)) return data_error(error);
+    if (past > 0) {
+        PgResult moved;
+        std::string was;
+        if (!conn.exec("BEGIN", &error) ||
+            !conn.exec("LOCK TABLE locality_uuid_registry.nodes IN SHARE UPDATE EXCLUSIVE MODE", &error) ||
+            !conn.exec("SELECT s.last_value::pg_catalog.text, CASE WHEN s.is_called AND s.last_value OPERATOR(pg_catalog.>=) $1 "
+                       "OR NOT s.is_called AND s.last_value OPERATOR(pg_catalog.>) $1 THEN 'no' ELSE "
+                       "pg_catalog.setval('locality_uuid_registry.node_values', $1)::pg_catalog.text END "
+                       "FROM locality_uuid_registry.node_values s",
+                       {std::to_string(past)}, &moved, &error) ||
+            !moved.text_at(0, 0, &was) || !conn.commit_durably(&error)) {
+            std::string ignored;
+            conn.exec("ROLLBACK", &ignored);
+            return data_error("could not move the registry's node values past " + std::to_string(past) + ": " + error);
+        }
+        std::string how;
+        moved.text_at(0, 1, &how);
+        if (o.flags.count("--json") == 0)
+            std::printf(how == "no" ? "node values already past %lld (drawn up to %s): unchanged\n"
+                                    : "node values moved past %lld (drawn up to %s before): the next lease or claim takes a higher one\n",
+                        past, was.c_str());
+    }
     Budget budget;
     if (!read_budget(conn, &budget, &error)) return data_error("could not read the registry's counts: " + error);
     if (o.flags.count("--json") != 0)

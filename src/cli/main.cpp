@@ -110,10 +110,12 @@ const HelpSection kHelpSections[] = {
      "      Claim N consecutive values for ordinals 0..N-1 (a StatefulSet); write\n"
      "      DIR/ordinal-I.conf and DIR/ordinal-I.host-id for each.\n"},
     {"fleet registry",
-     "  locality-uuid fleet registry --registry DSN [--registry-owner ROLE] [--json]\n"
+     "  locality-uuid fleet registry --registry DSN [--registry-owner ROLE] [--past N] [--json]\n"
      "      Create the registry (as the connecting role) or update it to this version,\n"
      "      check it can be trusted, and print what it holds: rows, leases, node values\n"
-     "      drawn and machine bytes used (doc/fleets.md, \"Leases\").\n"},
+     "      drawn and machine bytes used (doc/fleets.md, \"Leases\").\n"
+     "      --past N: first move its node values past N (never back), as its owner:\n"
+     "      after it was restored or failed over, N above every value the fleet holds.\n"},
     {"fleet audit",
      "  locality-uuid fleet audit --registry DSN [--registry-owner ROLE] --targets FILE [--json]\n"
      "      Read every server's values, sources and binding (one libpq conninfo a line)\n"

@@ -23,6 +23,10 @@
 #              per id
 #   crash restart  a crash restart keeps the postmaster's lease: ids at
 #              once with the registry down, no new lease
+#   gone back  the registry restored from a dump taken before a server's
+#              last two leases: the values it hands out again refused
+#              (locality_uuid.lease), the next one above; an unreadable
+#              record stops leases until removed
 #   strings    a silent first host, a read-only first host (passed over),
 #              a string libpq cannot parse (its secret kept out of errors)
 #   sync rep   a lease whose synchronous replication was cancelled (the
@@ -435,6 +439,57 @@ done
 check "... started again (pid ${seen%% *}, then ${again%% *}), said it holds one, took no second: node $node_before, then $(node_of o), $(( $(leases_of "$WORK/o") - before )) lease" \
   '[ -n "$again" ] && [ "${again%% *}" != "${seen%% *}" ] && [ "$(node_of o)" = "$node_before" ] && [ "$(leases_of "$WORK/o")" = "$before" ] &&
    [ "$(log_count o "LOG:  locality_uuid: this start holds its lease already")" -gt "$held_lines" ]'
+
+# --- the registry gone back ---------------------------------------------------------
+# A registry restored from a dump taken before this server's last two
+# leases hands out those values again: the data directory's lease record
+# (locality_uuid.lease) holds the higher one, and the worker refuses every
+# value at or below it (the refused attempts' own leases carry the registry
+# past it, so a small gap heals by itself). A record that cannot be read
+# stops leases until it is put back or removed.
+echo; echo "== the registry restored from a dump taken before this server's last two leases"
+dump_gap() { q reg -c "SELECT last_value FROM locality_uuid_registry.node_values"; }
+as_postgres "$BIN/pg_dump" -h "$WORK" -p "${PORT[reg]}" -U postgres -d postgres -n locality_uuid_registry -Fc \
+  -f "$WORK/registry.dump"
+dumped=$(dump_gap)
+pgctl o restart -m fast; wait_lease o
+pgctl o restart -m fast; wait_lease o
+held=$(node_of o)
+record=$({ tr '\n' ' ' <"$WORK/o/locality_uuid.lease"; } 2>/dev/null || true)
+check "the lease record holds this start's lease: $record" \
+  '[[ $record == "locality_uuid lease 1 registry $WORK:${PORT[reg]}/postgres node $held machine "*" at "*" end " ]]'
+q reg -c "DROP SCHEMA locality_uuid_registry CASCADE" 2>/dev/null
+as_postgres "$BIN/pg_restore" -h "$WORK" -p "${PORT[reg]}" -U postgres -d postgres "$WORK/registry.dump"
+restored=$(dump_gap)
+refusals=$(log_count o "could not lease a node value from the registry at .*: refusing node value")
+pgctl o restart -m fast; wait_lease o
+healed=$(node_of o)
+refused=$(grep -Eo "could not lease a node value from the registry at .*: refusing node value [0-9]+: this data directory leased node value [0-9]+ from this registry on [^,]*, and a registry's values only grow: the registry went back \(restored, recovered to a point in time, or failed over without its last leases\); as its owner, move it past every value the fleet holds: locality-uuid fleet registry --past N, N at least [0-9]+ \(doc/fleets.md\)" "$WORK/o.log" |
+  tail -n +$((refusals + 1)) | sed -E 's/.*refusing node value ([0-9]+): this data directory leased node value ([0-9]+) .*N at least ([0-9]+) .*$/\1<=\2=\3/' | paste -sd' ' || true)
+check "the registry back at node value $restored (dumped at $dumped; this server held $held): values refused ($refused), then node $healed, above it" \
+  '[ "$restored" = "$dumped" ] && [ "$refused" = "$((dumped + 1))<=$held=$held $((dumped + 2))<=$held=$held" ] && [ "$healed" = $((held + 1)) ]'
+check "... the record holds the new lease" 'grep -qx "node $healed" "$WORK/o/locality_uuid.lease"'
+# The repair: the registry moved past every value the fleet holds, by its
+# owner (never back; a role that may not set its sequence is refused).
+past=$("$CLI" fleet registry --registry "$REG user=postgres" --past $((healed + 10)) | head -n 1)
+again=$("$CLI" fleet registry --registry "$REG user=postgres" --past $((healed + 5)) | head -n 1)
+rc=0; other=$("$CLI" fleet registry --registry "$REG user=leaser" --registry-owner postgres --past 99999 2>&1) || rc=$?
+check "fleet registry --past $((healed + 10)): $past; then --past $((healed + 5)): $again; as the leaser: exit $rc, ${other%%$'\n'*}" \
+  '[ "$past" = "node values moved past $((healed + 10)) (drawn up to $healed before): the next lease or claim takes a higher one" ] &&
+   [ "$again" = "node values already past $((healed + 5)) (drawn up to $((healed + 10))): unchanged" ] && [ $rc = 1 ] &&
+   [ "$(q reg -c "SELECT last_value FROM locality_uuid_registry.node_values")" = $((healed + 10)) ]'
+echo "== a lease record that cannot be read"
+echo "locality_uuid lease 1" >"$WORK/o/locality_uuid.lease"
+pgctl o restart -m fast
+err=$(error_once o "cannot be read")
+check "ids refused while the record cannot be read: $err" \
+  '[ "$err" = "55000: locality_uuid: no lease of a node value yet from the registry at $WORK:${PORT[reg]}/postgres: the record of this data directory'"'"'s last lease (\"locality_uuid.lease\") cannot be read: it is not a lease record; without it a registry that went back cannot be told: put it back, or remove it if the registry is known not to have gone back" ]'
+rm "$WORK/o/locality_uuid.lease"
+q o -c "SELECT pg_reload_conf()" >/dev/null
+wait_lease o
+got=$(node_of o)
+check "... removed, and a reload: a lease at once (node $got, past the repair's $((healed + 10))), recorded" \
+  '[ "$got" = $((healed + 11)) ] && grep -qx "node $got" "$WORK/o/locality_uuid.lease"'
 
 # --- what the fleet commands show ---------------------------------------------------
 echo; echo "== fleet audit and fleet scan"

@@ -36,6 +36,7 @@ extern "C" {
 
 #include "answer.hpp"
 #include "binding.hpp"
+#include "identity/lease_record.hpp"
 #include "registry_sql.hpp"
 #include "settings.hpp"
 #include "strong_random.hpp"
@@ -581,6 +582,55 @@ bool take_lease(int32 *node, char *name, size_t name_size, char *error, size_t s
     return ok;
 }
 
+// The data directory's lease record (lease_record.hpp), read before each
+// attempt: false, with the reason in error, if it cannot be read (no value
+// is taken from the registry then). A missing record is an empty one.
+bool read_last_lease(LeaseRecord *last, char *error, size_t size) {
+    const LeaseRecordRead read = read_lease_record(last);
+    if (read == LeaseRecordRead::ok || read == LeaseRecordRead::missing) return true;
+    char detail[256];
+    snprintf(detail, sizeof detail, "%s; without it a registry that went back cannot be told: put it back, or "
+             "remove it if the registry is known not to have gone back",
+             read == LeaseRecordRead::corrupt ? "it is not a lease record" : strerror(errno));
+    set_error(error, size, "the record of this data directory's last lease (\"locality_uuid.lease\") cannot be read",
+              detail);
+    return false;
+}
+
+// Whether a lease just taken may be used: above the highest value this data
+// directory leased from the same registry (last), and recorded as such,
+// durably, before any id can carry it. False with the reason in error: the
+// worker tries again (a registry that went back by a few values moves past
+// them with the refused attempts' own leases).
+bool lease_goes_forward(const LeaseRecord &last, int32 node, const char *name, const char *registry, char *error,
+                        size_t size) {
+    LeaseRecord next{};
+    strlcpy(next.registry, registry, sizeof next.registry);
+    for (char *c = next.registry; *c != '\0'; ++c)
+        if (*c == '\n' || *c == '\r') *c = '?';
+    if (strcmp(last.registry, next.registry) == 0 && node <= last.node) {
+        char what[256], detail[320];
+        snprintf(what, sizeof what, "refusing node value %d: this data directory leased node value %d from this "
+                 "registry on %s, and a registry's values only grow",
+                 node, last.node, timestamptz_to_str(time_t_to_timestamptz(static_cast<pg_time_t>(last.at))));
+        snprintf(detail, sizeof detail, "the registry went back (restored, recovered to a point in time, or failed "
+                 "over without its last leases); as its owner, move it past every value the fleet holds: "
+                 "locality-uuid fleet registry --past N, N at least %d (doc/fleets.md)",
+                 last.node);
+        set_error(error, size, what, detail);
+        return false;
+    }
+    next.node = node;
+    strlcpy(next.machine_name, name, sizeof next.machine_name);
+    next.at = static_cast<int64>(time(nullptr));
+    if (!write_lease_record(next)) {
+        set_error(error, size, "could not record the lease in \"locality_uuid.lease\", so it is not used",
+                  strerror(errno));
+        return false;
+    }
+    return true;
+}
+
 // Backend-private copies of the held lease (it never changes within a
 // shared-memory lifetime), so that an id reads shared memory once.
 bool local_held = false;
@@ -758,7 +808,11 @@ void locality_uuid_lease_main(Datum) {
     }
     for (uint32 attempt = 1;; ++attempt) {
         CHECK_FOR_INTERRUPTS();
-        if (locality_pg::take_lease(&node, name, sizeof name, error, sizeof error)) break;
+        locality_pg::LeaseRecord last;
+        if (locality_pg::read_last_lease(&last, error, sizeof error) &&
+            locality_pg::take_lease(&node, name, sizeof name, error, sizeof error) &&
+            locality_pg::lease_goes_forward(last, node, name, registry, error, sizeof error))
+            break;
         const TimestampTz failed_at = GetCurrentTimestamp();  // (a system call: not under the spinlock)
         SpinLockAcquire(&state->mutex);
         strlcpy(state->error, error, sizeof state->error);
