@@ -67,10 +67,17 @@ std::uint64_t lineage_active_arc(const LineageTable &t, const LineageCycles &c, 
     return min_u64(c.cycle[i], t.arc_at_entry[i] + min_u64(passed, c.cycle[i]));
 }
 
-void lineage_move(LineageTable &t, const LineageCycles &c, std::uint32_t key, const std::uint64_t *now,
-                  const std::uint64_t *random, std::uint64_t *target, bool trust_returns) noexcept {
+LineageMoveTaken lineage_move(LineageTable &t, const LineageCycles &c, std::uint32_t key, const std::uint64_t *now,
+                              const std::uint64_t *random, std::uint64_t *target, bool trust_returns) noexcept {
     std::uint64_t arc[kLineageCounters] = {};
-    const LineageSlot *known = key != 0 && key != t.active && trust_returns ? lineage_find(t, key) : nullptr;
+    const LineageSlot *seen = key != 0 && key != t.active ? lineage_find(t, key) : nullptr;
+    const LineageSlot *known = trust_returns ? seen : nullptr;
+    const LineageMoveTaken taken{key == 0                ? LineageRule::unknown
+                                 : key == t.active       ? LineageRule::copy
+                                 : known != nullptr      ? LineageRule::returning
+                                 : seen != nullptr       ? LineageRule::returning_untrusted
+                                                         : LineageRule::new_identity,
+                                 known != nullptr ? known->last[0] : 0};
     for (int i = 0; i < c.count; ++i) {
         const std::uint64_t cycle = c.cycle[i];
         if (key != 0 && key == t.active) {
@@ -100,10 +107,11 @@ void lineage_move(LineageTable &t, const LineageCycles &c, std::uint32_t key, co
     if (key == 0) {
         leave(t, c, now);
         t.active = 0;
-        return;
+        return taken;
     }
     if (key != t.active) leave(t, c, now);
     enter(t, c, key, target, arc);
+    return taken;
 }
 
 void lineage_rebind(LineageTable &t, const LineageCycles &c, std::uint32_t key, const std::uint64_t *now) noexcept {

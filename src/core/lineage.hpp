@@ -83,8 +83,15 @@ inline std::uint32_t lineage_key(std::int64_t identity) noexcept {
 // the state file alone, before PostgreSQL 15): an identity it knows moves
 // as a new one, at random, rather than into a narrow place that the
 // identity may have gone on to in a history this one does not know.
-void lineage_move(LineageTable &t, const LineageCycles &c, std::uint32_t key, const std::uint64_t *now,
-                  const std::uint64_t *random, std::uint64_t *target, bool trust_returns = true) noexcept;
+// Which rule a move took (for its log line), and for a returning identity
+// where it had left the first counter.
+enum class LineageRule : std::uint8_t { unknown, copy, returning, returning_untrusted, new_identity };
+struct LineageMoveTaken {
+    LineageRule rule;
+    std::uint64_t left_at;  // returning: the key's last place of counter 0
+};
+LineageMoveTaken lineage_move(LineageTable &t, const LineageCycles &c, std::uint32_t key, const std::uint64_t *now,
+                              const std::uint64_t *random, std::uint64_t *target, bool trust_returns = true) noexcept;
 
 // The identity making ids changed without a move (a new node value by a
 // reload, a lease taken after the start, a lineage not known before): the

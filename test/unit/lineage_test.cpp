@@ -262,3 +262,25 @@ TEST(Lineage, NodeTablesMoveBothCountersOnTheirOwnCycles) {
         EXPECT_GE(target[i], now[i]) << i;
     }
 }
+
+TEST(Lineage, AMoveSaysWhichRuleItTook) {
+    LineageTable t{};
+    std::uint64_t at = 0;
+    std::uint64_t target[1] = {};
+    const std::uint64_t random[1] = {12345};
+    auto move = [&](std::uint32_t key, bool trust_returns = true) {
+        const std::uint64_t now[1] = {at};
+        const LineageMoveTaken taken = lineage_move(t, kMachineCycles, key, now, random, target, trust_returns);
+        at = target[0] + 100;  // 100 draws after each move
+        return taken;
+    };
+    EXPECT_EQ(move(1).rule, LineageRule::new_identity);
+    const std::uint64_t one_left = at;
+    EXPECT_EQ(move(2).rule, LineageRule::new_identity);
+    const LineageMoveTaken back = move(1);
+    EXPECT_EQ(back.rule, LineageRule::returning);
+    EXPECT_EQ(back.left_at, one_left);  // where 1 had left its counter
+    EXPECT_EQ(move(1).rule, LineageRule::copy);
+    EXPECT_EQ(move(2, /* trust_returns */ false).rule, LineageRule::returning_untrusted);
+    EXPECT_EQ(move(0).rule, LineageRule::unknown);
+}

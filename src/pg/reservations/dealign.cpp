@@ -104,12 +104,14 @@ void log_binding(int level, const char *message, const char *why, const Binding 
 }
 
 // The lineage keys (lineage.hpp) of this server's node value and machine
-// bytes now (0: unknown, as before a start's lease).
-void identity_keys(uint32 *node_key, uint32 *machine_key) {
+// bytes now (0: unknown, as before a start's lease), from its binding now
+// if the caller has it (current_binding), else read here.
+void identity_keys(uint32 *node_key, uint32 *machine_key, const Binding *known_now = nullptr) {
     *node_key = *machine_key = 0;
     if (leases_on() && !lease_held()) return;  // this start's values are not known yet
-    Binding now;
-    current_binding(&now);
+    Binding read;
+    if (known_now == nullptr) current_binding(&read);
+    const Binding &now = known_now != nullptr ? *known_now : read;
     *node_key = locality::lineage_key(now.node);
     *machine_key = now.machine[0] != '\0' ? locality::lineage_key(strtol(now.machine, nullptr, 16)) : 0;
 }
@@ -125,9 +127,9 @@ void lineage_positions(SharedCounters *s, uint64 *node, uint64 *machine) {
 
 // The identity making ids is now this server's values, without a move (the
 // lineage's own record of it; the counters stay).
-void rebind_lineage(SharedCounters *s) {
+void rebind_lineage(SharedCounters *s, const Binding *known_now = nullptr) {
     uint32 node_key, machine_key;
-    identity_keys(&node_key, &machine_key);
+    identity_keys(&node_key, &machine_key, known_now);
     if (node_key == s->lineage.node.active && machine_key == s->lineage.machine.active) return;
     uint64 node[locality::kLineageCounters], machine[locality::kLineageCounters] = {};
     lineage_positions(s, node, machine);
@@ -136,22 +138,28 @@ void rebind_lineage(SharedCounters *s) {
     s->lineage_unlogged = true;
 }
 
-// How a move to key went by table t (before it), for the move's log line.
-void describe_lineage_move(const locality::LineageTable &t, uint32 key, bool trust_returns, const char *what,
-                           char *out, size_t size) {
-    const locality::LineageSlot *known = key != t.active ? locality::lineage_find(t, key) : nullptr;
-    if (key == 0)
+// How a move to key went (the rule lineage_move took), for its log line.
+void describe_lineage_move(const locality::LineageMoveTaken &taken, uint32 key, const char *what, char *out,
+                           size_t size) {
+    switch (taken.rule) {
+    case locality::LineageRule::unknown:
         snprintf(out, size, "%s unknown: a random distance", what);
-    else if (key == t.active)
+        break;
+    case locality::LineageRule::copy:
         snprintf(out, size, "%s %u the active one (a copy): a random distance off its own arc", what, key - 1);
-    else if (known != nullptr && trust_returns)
+        break;
+    case locality::LineageRule::returning:
         snprintf(out, size, "%s %u made ids in this history before: above where it left, at " UINT64_FORMAT, what,
-                 key - 1, static_cast<uint64>(known->last[0]));
-    else if (known != nullptr)
+                 key - 1, static_cast<uint64>(taken.left_at));
+        break;
+    case locality::LineageRule::returning_untrusted:
         snprintf(out, size, "%s %u made ids in a history this one may not know all of (not a standby's, or "
                  "before PostgreSQL 15): a random distance", what, key - 1);
-    else
+        break;
+    case locality::LineageRule::new_identity:
         snprintf(out, size, "%s %u new to this history: a random distance", what, key - 1);
+        break;
+    }
 }
 
 // Step 1: the target of a move from where s stands, drawn away from the
@@ -176,15 +184,15 @@ MoveTarget draw_target(SharedCounters *s, const FreshCounters &fresh, uint32 ori
     // file of its base backup: too old to place a returning identity by.
     const bool trust_returns = PG_VERSION_NUM >= 150000 && returns_trusted;
     uint64 node_target[locality::kLineageCounters], machine_target[locality::kLineageCounters] = {};
+    const locality::LineageMoveTaken node_taken = locality::lineage_move(
+        s->lineage.node, locality::kNodeCycles, node_key, node, node_random, node_target, trust_returns);
+    const locality::LineageMoveTaken machine_taken = locality::lineage_move(
+        s->lineage.machine, locality::kMachineCycles, machine_key, machine, machine_random, machine_target,
+        trust_returns);
     char node_how[128], machine_how[128];
-    describe_lineage_move(s->lineage.node, node_key, trust_returns, "node value", node_how, sizeof node_how);
-    describe_lineage_move(s->lineage.machine, machine_key, trust_returns, "machine bytes", machine_how,
-                          sizeof machine_how);
+    describe_lineage_move(node_taken, node_key, "node value", node_how, sizeof node_how);
+    describe_lineage_move(machine_taken, machine_key, "machine bytes", machine_how, sizeof machine_how);
     snprintf(s->move_lineage, sizeof s->move_lineage, "%s; %s", node_how, machine_how);
-    locality::lineage_move(s->lineage.node, locality::kNodeCycles, node_key, node, node_random, node_target,
-                           trust_returns);
-    locality::lineage_move(s->lineage.machine, locality::kMachineCycles, machine_key, machine, machine_random,
-                           machine_target, trust_returns);
     s->lineage_unlogged = true;
     t.variable = node_target[0];
     t.explicit_sequential = node_target[1];
@@ -615,7 +623,7 @@ bool rebind_values(SharedCounters *s) {
         values.since = now.since;
         write_binding_or_log(values, "The next start writes it again.");
         s->bound = values;
-        rebind_lineage(s);  // recorded with the next refill
+        rebind_lineage(s, &now);  // recorded with the next refill
         log_binding(LOG,
                     leases_on() ? "server-wide counters bound to this start's lease (locality_uuid.registry)"
                                 : "the node value, the machine name or where they come from changed",
