@@ -96,12 +96,11 @@ auto with_active_cells(IdKind kind, Make make) {
     // an accept, or the identity file read at last) moves the counters away
     // from its origin's (reservations/dealign.hpp); no draw before it.
     if (pg_atomic_read_u32(&shared->moves_pending) != 0) settle_moves(shared);
-    // The first id after this start's lease: the binding records its values.
-    static bool lease_bound = false;
-    if (identity_seen != identity_settings_generation || (leases_on() && !lease_bound)) {
-        check_identity(shared);
-        lease_bound = leases_on();
-    }
+    // A backend's first id, and its first after a reload changed the
+    // identity settings: the binding records the values ids carry. (With
+    // leases, the callers refuse every id before the lease
+    // (report_no_lease), so a backend's first id is after it.)
+    if (identity_seen != identity_settings_generation) check_identity(shared);
     const char *refusal = kind == IdKind::hot_guid ? refusal_hot_guid : refusal_locality;
     if (refusal[0] != '\0') report_node_not_assigned(refusal, kind == IdKind::hot_guid);
     pg_read_barrier();  // the counters as restore_late or the move left them
