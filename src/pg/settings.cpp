@@ -4,6 +4,8 @@
 
 #include "locality_id.hpp"
 
+#include <libpq-fe.h>
+
 namespace locality_pg {
 
 bool setting_sequential = false;
@@ -19,6 +21,34 @@ char *setting_registry_owner = nullptr;
 uint32 identity_settings_generation = 0;
 
 namespace {
+
+// While define_settings runs: the values already set are being applied.
+bool defining = false;
+
+// locality_uuid.registry: a string libpq cannot parse is refused where a
+// backend sets it once the library is loaded (ALTER SYSTEM; a reload keeps
+// the value before), naming neither the string nor libpq's reason (either
+// may hold its password). A value already set when the library is loaded,
+// and the postmaster's, are taken as they are: refused there, the setting
+// would fall back to empty, and leases would be off, ids taking node_id's or
+// a MAC's value instead of waiting. The worker reports such a string
+// instead (identity/lease.cpp), and ids wait.
+bool check_registry(char **value, void **, GucSource) {
+    if (defining || !IsUnderPostmaster || *value == nullptr || (*value)[0] == '\0') return true;
+    char *error = nullptr;
+    PQconninfoOption *options = PQconninfoParse(*value, &error);
+    if (error != nullptr) PQfreemem(error);
+    if (options != nullptr) {
+        PQconninfoFree(options);
+        return true;
+    }
+    // (Without a message of its own, PostgreSQL's quotes the value.)
+    GUC_check_errmsg("invalid value for parameter \"%s\"", "locality_uuid.registry");
+    GUC_check_errdetail("libpq cannot parse it as a connection string (its reason is not shown: the string may hold "
+                        "a password).");
+    GUC_check_errhint("Check the string with psql \"$STRING\" -c 'SELECT 1' as the server's OS user.");
+    return false;
+}
 
 // The source of locality_uuid.shared_counter's value travels from the
 // check hook to the assign hook in `extra`: a check alone (ALTER SYSTEM
@@ -48,7 +78,23 @@ void assign_machine_name(const char *, void *) { ++identity_settings_generation;
 
 }  // namespace
 
+void define_each_setting();
+
 void define_settings() {
+    // (Reset however this ends: an ERROR here would leave the check off.)
+    defining = true;
+    PG_TRY();
+    {
+        define_each_setting();
+    }
+    PG_FINALLY();
+    {
+        defining = false;
+    }
+    PG_END_TRY();
+}
+
+void define_each_setting() {
     DefineCustomBoolVariable(
         "locality_uuid.sequential", "Makes locality_uuid() generate sequential-mode ids.",
         "Off (variable mode): the first hex digits change on every id and writes spread "
@@ -115,7 +161,7 @@ void define_settings() {
         "Empty: no leases (node_id and machine_name as set). Set: every start of the server takes a node value and a "
         "Hot Guid machine name the registry never handed out, before its first server-wide id (doc/fleets.md).",
         &setting_registry, "", process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP,
-        GUC_SUPERUSER_ONLY, nullptr, nullptr, nullptr);
+        GUC_SUPERUSER_ONLY, check_registry, nullptr, nullptr);
     DefineCustomStringVariable(
         "locality_uuid.registry_owner", "The role that owns the registry, if it is not the registry login.",
         "Leases are taken only from a registry owned by this role alone (as locality-uuid --registry-owner).",
