@@ -110,11 +110,12 @@ int fleet_registry(int argc, char **argv) {
         return usage_error(error);
     if (!o.has("--registry")) return usage_error("fleet registry needs --registry DSN");
     long long past = 0;
+    std::string moved_note;
     if (o.has("--past")) {
         char *end = nullptr;
         const std::string text = o.get("--past");
         past = std::strtoll(text.c_str(), &end, 10);
-        if (text.empty() || *end != '\0' || past < 1 || past > 268435455)
+        if (text.empty() || text[0] < '0' || text[0] > '9' || *end != '\0' || past < 1 || past > 268435455)
             return usage_error("--past takes a node value from 1 to 268435455");
     }
     PgConnection conn;
@@ -122,29 +123,39 @@ int fleet_registry(int argc, char **argv) {
     if (past > 0) {
         PgResult moved;
         std::string was;
+        bool committing = false;
         if (!conn.exec("BEGIN", &error) ||
             !conn.exec("LOCK TABLE locality_uuid_registry.nodes IN SHARE UPDATE EXCLUSIVE MODE", &error) ||
-            !conn.exec("SELECT s.last_value::pg_catalog.text, CASE WHEN s.is_called AND s.last_value OPERATOR(pg_catalog.>=) $1 "
+            !conn.exec("SELECT CASE WHEN s.is_called THEN s.last_value::pg_catalog.text ELSE 'none' END, "
+                       "CASE WHEN s.is_called AND s.last_value OPERATOR(pg_catalog.>=) $1 "
                        "OR NOT s.is_called AND s.last_value OPERATOR(pg_catalog.>) $1 THEN 'no' ELSE "
                        "pg_catalog.setval('locality_uuid_registry.node_values', $1)::pg_catalog.text END "
                        "FROM locality_uuid_registry.node_values s",
                        {std::to_string(past)}, &moved, &error) ||
-            !moved.text_at(0, 0, &was) || !conn.commit_durably(&error)) {
+            !moved.text_at(0, 0, &was) || !(committing = true) || !conn.commit_durably(&error)) {
             std::string ignored;
             conn.exec("ROLLBACK", &ignored);
-            return data_error("could not move the registry's node values past " + std::to_string(past) + ": " + error);
+            // (setval is not undone by a rollback: after it, the values may
+            // have moved all the same.)
+            return data_error(committing ? "the registry's node values may or may not have moved past " +
+                                               std::to_string(past) + " (its commit failed: " + error + "): run it again"
+                                         : "could not move the registry's node values past " + std::to_string(past) +
+                                               ": " + error);
         }
         std::string how;
         moved.text_at(0, 1, &how);
-        if (o.flags.count("--json") == 0)
-            std::printf(how == "no" ? "node values already past %lld (drawn up to %s): unchanged\n"
-                                    : "node values moved past %lld (drawn up to %s before): the next lease or claim takes a higher one\n",
-                        past, was.c_str());
+        moved_note = how == "no" ? "node values already past " + std::to_string(past) + " (drawn up to " + was +
+                                       "): unchanged"
+                                 : "node values moved past " + std::to_string(past) + " (drawn up to " + was +
+                                       " before): the next lease or claim takes a higher one";
+        if (o.flags.count("--json") == 0) std::printf("%s\n", moved_note.c_str());
     }
     Budget budget;
     if (!read_budget(conn, &budget, &error)) return data_error("could not read the registry's counts: " + error);
     if (o.flags.count("--json") != 0)
-        std::printf("{\"layout\":%d,\"budget\":%s}\n", registry_layout(), budget_json(budget).c_str());
+        std::printf("{\"layout\":%d,%s\"budget\":%s}\n", registry_layout(),
+                    moved_note.empty() ? "" : ("\"past\":" + json_string(moved_note) + ",").c_str(),
+                    budget_json(budget).c_str());
     else {
         std::printf("registry layout %d, trusted\n", registry_layout());
         print_budget(budget);
@@ -370,7 +381,9 @@ std::string claim_command(const std::string &dir) {
            " --write <its node file, outside the data directory>";
 }
 
-std::vector<Problem> audit(const std::vector<Server> &servers, const std::vector<Registered> &registry) {
+// registry_address: the audited registry as servers name it (describe).
+std::vector<Problem> audit(const std::vector<Server> &servers, const std::vector<Registered> &registry,
+                           const std::string &registry_address) {
     std::vector<Problem> problems;
     std::map<long long, const Registered *> by_node;
     std::map<std::string, const Registered *> by_bytes;
@@ -382,6 +395,23 @@ std::vector<Problem> audit(const std::vector<Server> &servers, const std::vector
     std::map<long long, std::vector<const Server *>> live_nodes;
     std::map<std::string, std::vector<const Server *>> live_bytes;
     const std::string where_fixes = "doc/fleets.md, \"Fixing what the audit finds\"";
+    // The highest value any audited server holds: what a registry that went
+    // back must be moved past.
+    long long highest = 0;
+    for (const Server &s : servers)
+        if (s.error.empty() && s.node > highest) highest = s.node;
+    // A standby makes no ids until its promotion, when its own values (and
+    // the checks below) apply. One server listed twice (an address and a
+    // name) counts once: the same place and the same postmaster (a clone
+    // that kept machine id, host name and path runs a postmaster of its
+    // own, and is listed).
+    auto count_live = [&](const Server &s) {
+        const std::string place = s.system_identifier + " " + s.host + " " + s.data_directory + " " + s.started;
+        if (!s.in_recovery && seen_places.insert(place).second) {
+            live_nodes[s.node].push_back(&s);
+            live_bytes[s.machine].push_back(&s);
+        }
+    };
     for (const Server &s : servers) {
         if (!s.error.empty()) {
             problems.push_back({"unreadable", s.where + ": " + s.error,
@@ -415,9 +445,47 @@ std::vector<Problem> audit(const std::vector<Server> &servers, const std::vector
                                 s.where + ": the Hot Guid machine name comes from " + s.machine_source +
                                     ", not from a file of the host outside the data directory",
                                 on_host, {s.where}});
+        // A server's lease that the registry no longer has, or has as
+        // another's: the registry went back (restored from a dump or a
+        // backup, recovered to a point in time, failed over without its last
+        // leases), and hands out again values servers hold. Not a claim to
+        // fix on this server's host: the registry is moved past them.
+        const auto node = by_node.find(s.node);
+        if (starts_with(s.node_source, "lease from the registry at ") &&
+            !starts_with(s.node_source, ("lease from the registry at " + registry_address + ",").c_str())) {
+            problems.push_back({"lease_other_registry",
+                                s.where + ": node value " + std::to_string(s.node) + " is a lease from another "
+                                    "registry than the audited one (" + registry_address + "): " + s.node_source,
+                                "audit it against the registry it leases from (its locality_uuid.registry), or point "
+                                "it at this one",
+                                {s.where}});
+            count_live(s);
+            continue;
+        }
+        if (starts_with(s.node_source, "lease from the registry at ")) {
+            const Registered *r = node != by_node.end() ? node->second : nullptr;
+            if (r == nullptr || r->how != "leased" || r->host_id != s.host || r->data_directory != s.data_directory ||
+                r->system_identifier != s.system_identifier) {
+                problems.push_back(
+                    {"registry_went_back",
+                     s.where + ": node value " + std::to_string(s.node) + " was leased by this server (" +
+                         s.node_source + "), but the registry " +
+                         (r == nullptr ? std::string("has no row for it")
+                                       : "records it for " + r->host_label + ", data directory " + r->data_directory +
+                                             " (" + r->how + ")") +
+                         ": the registry went back, and hands out again values servers hold",
+                     "as the registry's owner: locality-uuid fleet registry --registry \"$REGISTRY\" --past N, "
+                         "N above every value the fleet ever leased: at least " + std::to_string(highest) +
+                         " (the highest of the audited servers), higher for stopped servers, backups and their "
+                         "locality_uuid.lease files, with a margin; then restart every server that leased since "
+                         "the registry went back (doc/fleets.md, \"Restoring or failing over the registry\")",
+                     {s.where}});
+                count_live(s);  // (its sharing with other live servers is still judged below)
+                continue;
+            }
+        }
         // The registry: the value is claimed, for this host and directory,
         // with these machine bytes.
-        const auto node = by_node.find(s.node);
         if (node == by_node.end()) {
             problems.push_back(
                 {"node_unregistered", s.where + ": node value " + std::to_string(s.node) + " is not in the registry",
@@ -470,16 +538,7 @@ std::vector<Problem> audit(const std::vector<Server> &servers, const std::vector
                                 "claim (or adopt with --node-id and --machine-name) on " + s.where + "'s host: " +
                                     claim_command(s.data_directory) + ", then reload",
                                 {s.where}});
-        // A standby makes no ids until its promotion, when its own values
-        // (and the checks above) apply. One server listed twice (an address
-        // and a name) counts once: the same place and the same postmaster
-        // (a clone that kept machine id, host name and path runs a
-        // postmaster of its own, and is listed).
-        const std::string place = s.system_identifier + " " + s.host + " " + s.data_directory + " " + s.started;
-        if (!s.in_recovery && seen_places.insert(place).second) {
-            live_nodes[s.node].push_back(&s);
-            live_bytes[s.machine].push_back(&s);
-        }
+        count_live(s);
     }
     // Which of the servers sharing a value keeps it: the one the registry
     // claims it for; the others need their own.
@@ -567,7 +626,7 @@ int fleet_audit(int argc, char **argv) {
         servers.push_back(s);
     }
     if (servers.empty()) return usage_error("no server in " + o.get("--targets"));
-    std::vector<Problem> problems = audit(servers, registry);
+    std::vector<Problem> problems = audit(servers, registry, describe(o.get("--registry")));
     // The claims seen live where they were claimed get last_seen = now()
     // (the registry's seen function: a role without EXECUTE on it is told).
     std::vector<long long> nodes;
@@ -846,7 +905,7 @@ int fleet_scan(int argc, char **argv) {
     std::map<long long, const Registered *> by_node;
     for (const Registered &reg : registry) by_node[reg.node] = &reg;
     const bool json = o.flags.count("--json") != 0;
-    int unclaimed = 0;
+    int unclaimed = 0, before_lease = 0;
     if (!json) std::printf("%10s  %10s  %-24s  %-24s  %s\n", "node", "ids", "first", "last", "claim");
     for (int i = 0; i < r.rows(); ++i) {
         long long node = 0, ids = 0, first = 0, last = 0;
@@ -858,9 +917,18 @@ int fleet_scan(int argc, char **argv) {
             const auto it = by_node.find(node);
             if (it == by_node.end())
                 claim = "not in the registry";
-            else if (it->second->how == "leased")  // one start's value: say which start
+            else if (it->second->how == "leased") {  // one start's value: say which start
                 claim = "lease: " + it->second->host_label + " " + it->second->data_directory + ", started " +
                         it->second->started_at + ", system identifier " + it->second->system_identifier;
+                // Ids from before the start that leased the value: another
+                // holder's (a registry that went back handed it out again),
+                // unless they were given an earlier time (a backfill).
+                if (it->second->started_ms >= 0 && first < it->second->started_ms) {
+                    claim += "; ids from before that start: an earlier holder's (the registry went back? perhaps "
+                             "this data directory's own, before), or given an earlier time";
+                    ++before_lease;
+                }
+            }
             else
                 claim = it->second->host_label + " " + it->second->data_directory;
             if (it == by_node.end()) ++unclaimed;
@@ -873,7 +941,7 @@ int fleet_scan(int argc, char **argv) {
                         iso_millis(last).c_str(), claim.c_str());
     }
     std::fflush(stdout);
-    return unclaimed == 0 ? kOk : kBadData;
+    return unclaimed == 0 && before_lease == 0 ? kOk : kBadData;
 }
 
 }  // namespace

@@ -261,10 +261,13 @@ bool open_registry(PgConnection &conn, const std::string &owner, bool create, st
     // another role can hold (registry_sql.hpp).
     if (f.revision < kRegistryFunctionsRevision)
         std::fprintf(stderr,
-                     "locality-uuid: warning: the registry's functions are revision %lld, this locality-uuid's %d: a "
-                     "lock any role with USAGE on the schema can hold stalls every claim and lease; run locality-uuid "
-                     "fleet registry once as role %s to update them\n",
-                     f.revision, kRegistryFunctionsRevision, f.owner.c_str());
+                     "locality-uuid: warning: the registry's functions are revision %lld, this locality-uuid's %d: %s; "
+                     "run locality-uuid fleet registry once as role %s to update them\n",
+                     f.revision, kRegistryFunctionsRevision,
+                     f.revision < 2 ? "a lock any role with USAGE on the schema can hold stalls every claim and lease"
+                                    : "the registry has no identity, so a server cannot tell it restored at another "
+                                      "address",
+                     f.owner.c_str());
     return true;
 }
 
@@ -341,7 +344,9 @@ bool read_registry(PgConnection &conn, std::vector<Registered> *out, std::string
     if (!conn.exec("SELECT n.node_id, n.machine_name, pg_catalog.encode(n.machine_bytes, 'hex'), n.host_id, "
                    "n.host_label, n.data_directory, n.retired_at IS NOT NULL, n.how, "
                    "coalesce(n.system_identifier, ''), "
-                   "coalesce(pg_catalog.to_char(n.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), '') "
+                   "coalesce(pg_catalog.to_char(n.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), ''), "
+                   "coalesce(pg_catalog.floor(pg_catalog.date_part('epoch', n.started_at) OPERATOR(pg_catalog.*) 1000)"
+                   "::pg_catalog.int8, -1) "
                    "FROM locality_uuid_registry.nodes n",
                    {}, &r, error))
         return false;
@@ -350,7 +355,8 @@ bool read_registry(PgConnection &conn, std::vector<Registered> *out, std::string
         if (!r.integer_at(i, 0, 1, 268435455, &g.node) || !r.text_at(i, 1, &g.machine_name) ||
             !r.text_at(i, 2, &g.machine) || !r.text_at(i, 3, &g.host_id) || !r.text_at(i, 4, &g.host_label) ||
             !r.text_at(i, 5, &g.data_directory) || !r.bool_at(i, 6, &g.retired) || !r.text_at(i, 7, &g.how) ||
-            !r.text_at(i, 8, &g.system_identifier) || !r.text_at(i, 9, &g.started_at)) {
+            !r.text_at(i, 8, &g.system_identifier) || !r.text_at(i, 9, &g.started_at) ||
+            !r.integer_at(i, 10, -1, 9223372036854775807LL, &g.started_ms)) {
             *error = "row " + std::to_string(i + 1) + " of locality_uuid_registry.nodes has a missing or malformed field";
             return false;
         }

@@ -66,6 +66,7 @@ struct Registered {
     std::string how;                // claimed, adopted or leased
     std::string system_identifier;  // leases: the cluster's
     std::string started_at;         // leases: its postmaster's start (UTC, ISO 8601)
+    long long started_ms = -1;      // leases: the same in Unix milliseconds (-1: none)
 };
 bool read_registry(PgConnection &conn, std::vector<Registered> *out, std::string *error);
 

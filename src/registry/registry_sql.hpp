@@ -26,8 +26,15 @@ constexpr int kRegistryLayout = 2;
 // newer revision changes no table and no signature, so servers of either
 // library lease from either; an owner's CLI brings the functions up to it.
 // 2: 1.5 (the claimers' lock in a mode no role without a privilege can
-// delay).
-constexpr int kRegistryFunctionsRevision = 2;
+// delay); 3: 1.5 (the registry's identity, kIdentityCommentPrefix).
+constexpr int kRegistryFunctionsRevision = 3;
+
+// The registry's identity: a random id given once, in the comment of its
+// node_values sequence, which a dump, a backup, a point-in-time recovery and
+// a standby carry. A server's lease record (src/pg/identity/lease_record.hpp)
+// keeps it beside the registry's address, so that a registry restored or
+// failed over to another address is still known as the one that went back.
+constexpr const char kIdentityCommentPrefix[] = "locality_uuid registry identity ";
 
 // The tables and the sequence (IF NOT EXISTS: a second creator, waiting
 // on the creation's lock, finds them made).
@@ -113,6 +120,23 @@ DROP FUNCTION IF EXISTS locality_uuid_registry.insert_node(integer, text, text, 
 // on too. (1.4's functions took SHARE ROW EXCLUSIVE, which such a hold
 // stalled: revision 1 of layout 2.)
 constexpr const char kRegistryFunctionsSql[] = R"SQL(
+-- The registry's identity (kIdentityCommentPrefix), given once.
+DO $$
+DECLARE
+    id pg_catalog.text;
+BEGIN
+    IF pg_catalog.obj_description('locality_uuid_registry.node_values'::pg_catalog.regclass, 'pg_class') IS NULL THEN
+        -- (gen_random_uuid() from PostgreSQL 13; before, 128 random bits from MD5)
+        EXECUTE CASE WHEN pg_catalog.current_setting('server_version_num')::integer OPERATOR(pg_catalog.>=) 130000
+                     THEN 'SELECT pg_catalog.gen_random_uuid()::pg_catalog.text'
+                     ELSE 'SELECT pg_catalog.md5(pg_catalog.random()::pg_catalog.text OPERATOR(pg_catalog.||) '
+                          'pg_catalog.clock_timestamp()::pg_catalog.text)::pg_catalog.uuid::pg_catalog.text' END
+            INTO id;
+        EXECUTE pg_catalog.format('COMMENT ON SEQUENCE locality_uuid_registry.node_values IS %L',
+                                  'locality_uuid registry identity ' OPERATOR(pg_catalog.||) id);
+    END IF;
+END
+$$;
 -- The Hot Guid machine bytes of a name: the first three bytes of its MD5
 -- (machine names are ASCII: the CHECK on nodes.machine_name).
 CREATE OR REPLACE FUNCTION locality_uuid_registry.machine_bytes(name text) RETURNS bytea

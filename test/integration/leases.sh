@@ -25,8 +25,9 @@
 #              once with the registry down, no new lease
 #   gone back  the registry restored from a dump taken before a server's
 #              last two leases: the values it hands out again refused
-#              (locality_uuid.lease), the next one above; an unreadable
-#              record stops leases until removed
+#              (locality_uuid.lease), the next one above; fleet audit and
+#              fleet scan name it; fleet registry --past repairs; an
+#              unreadable record stops leases until put back
 #   strings    a silent first host, a read-only first host (passed over),
 #              a string libpq cannot parse (its secret kept out of errors)
 #   sync rep   a lease whose synchronous replication was cancelled (the
@@ -90,7 +91,8 @@ check "... every row kept ($rows), the flag gone and one insert function left ($
   '[ "$rows" = "1 claimed, 4242 adopted" ] && [ "$left" = 0/1 ] && [ "$again" = "1 true" ]'
 # 1.4's functions (layout 2, revision 1: no comment on lease(), and the
 # claimers' lock a ROW EXCLUSIVE hold stalls): another role is warned, the
-# owner's fleet registry brings them to revision 2 (issue #50).
+# owner's fleet registry brings them to revision 3 (issue #50; 2 gave the
+# registry's lock mode, 3 its identity).
 revision="SELECT coalesce(obj_description('locality_uuid_registry.lease(text, text, text, text, timestamptz)'::regprocedure, 'pg_proc'), 'none')
                  || ', ' || (SELECT count(*) FROM pg_proc WHERE pronamespace = 'locality_uuid_registry'::regnamespace
                              AND prosrc LIKE '%LOCK TABLE locality_uuid_registry.nodes IN SHARE UPDATE EXCLUSIVE MODE;%')"
@@ -110,8 +112,8 @@ rc=0; out=$("$CLI" fleet registry --registry "$REG user=other" --registry-owner 
 # (other reads no row: its fleet registry then fails, after the warning.)
 check "1.4's functions ($old_revision): another role is warned first (exit $rc), the owner's fleet registry updates them ($(q reg -c "$revision"))" \
   '[ "$old_revision" = "none, 2" ] &&
-   [ "$(head -n 1 <<<"$out")" = "locality-uuid: warning: the registry'"'"'s functions are revision 1, this locality-uuid'"'"'s 2: a lock any role with USAGE on the schema can hold stalls every claim and lease; run locality-uuid fleet registry once as role postgres to update them" ] &&
-   [ "$(q reg -c "$revision")" = "locality_uuid registry functions, revision 2, 3" ]'
+   [ "$(head -n 1 <<<"$out")" = "locality-uuid: warning: the registry'"'"'s functions are revision 1, this locality-uuid'"'"'s 3: a lock any role with USAGE on the schema can hold stalls every claim and lease; run locality-uuid fleet registry once as role postgres to update them" ] &&
+   [ "$(q reg -c "$revision")" = "locality_uuid registry functions, revision 3, 3" ]'
 # The servers' login, with doc/fleets.md's GRANT block as written there:
 # it leases, and reads and writes no row itself.
 q reg -c "$(sed -n '/<!-- grants-leaser -->/,/<!-- \/grants-leaser -->/p' "$ROOT/doc/fleets.md" | grep -v '^<!--\|^```')" >/dev/null
@@ -448,6 +450,10 @@ check "... started again (pid ${seen%% *}, then ${again%% *}), said it holds one
 # past it, so a small gap heals by itself). A record that cannot be read
 # stops leases until it is put back or removed.
 echo; echo "== the registry restored from a dump taken before this server's last two leases"
+# The held clock to the real time now, from here on: fleet scan compares
+# ids' times with a lease's start, which the server takes from the real
+# clock (the shim holds only the clock ids read).
+hold_clock_now() { CLOCK_MS=$(date +%s%3N); set_clock "$WORK/clock" "$CLOCK_MS"; }
 dump_gap() { q reg -c "SELECT last_value FROM locality_uuid_registry.node_values"; }
 as_postgres "$BIN/pg_dump" -h "$WORK" -p "${PORT[reg]}" -U postgres -d postgres -n locality_uuid_registry -Fc \
   -f "$WORK/registry.dump"
@@ -455,44 +461,81 @@ dumped=$(dump_gap)
 pgctl o restart -m fast; wait_lease o
 pgctl o restart -m fast; wait_lease o
 held=$(node_of o)
+hold_clock_now
+q o -c "CREATE TABLE before_restore (id uuid DEFAULT locality_uuid())" -c "INSERT INTO before_restore SELECT FROM generate_series(1, 100)" >/dev/null
 record=$({ tr '\n' ' ' <"$WORK/o/locality_uuid.lease"; } 2>/dev/null || true)
-check "the lease record holds this start's lease: $record" \
-  '[[ $record == "locality_uuid lease 1 registry $WORK:${PORT[reg]}/postgres node $held machine "*" at "*" end " ]]'
+identity=$(q reg -c "SELECT obj_description('locality_uuid_registry.node_values'::regclass, 'pg_class')")
+check "the lease record holds this start's lease, with the registry's identity ($identity): $record" \
+  '[[ $identity =~ ^locality_uuid\ registry\ identity\ [0-9a-f-]{36}$ ]] &&
+   [[ $record == "locality_uuid lease 1 lease $held "[0-9]*" lu-"*" ${identity##* } $WORK:${PORT[reg]}/postgres "*"end " ]]'
 q reg -c "DROP SCHEMA locality_uuid_registry CASCADE" 2>/dev/null
 as_postgres "$BIN/pg_restore" -h "$WORK" -p "${PORT[reg]}" -U postgres -d postgres "$WORK/registry.dump"
 restored=$(dump_gap)
+echo "host=$WORK port=${PORT[o]} dbname=postgres user=postgres" >"$WORK/targets"
+rc=0; audit=$("$CLI" fleet audit --registry "$REG user=postgres" --targets "$WORK/targets" 2>&1) || rc=$?
+check "fleet audit names the registry that went back, and the repair (exit $rc)" \
+  '[ $rc = 1 ] && grep -q "node value $held was leased by this server (lease from the registry at $WORK:${PORT[reg]}/postgres, [^)]*), but the registry has no row for it: the registry went back, and hands out again values servers hold\$" <<<"$audit" &&
+   grep -q "fix: as the registry.s owner: locality-uuid fleet registry --registry \"\$REGISTRY\" --past N, N above every value the fleet ever leased: at least $held (the highest of the audited servers)" <<<"$audit"'
+shown_if_failed "$audit"
 refusals=$(log_count o "could not lease a node value from the registry at .*: refusing node value")
+sleep 1  # (the restart a second after before_restore's ids, in real time)
 pgctl o restart -m fast; wait_lease o
 healed=$(node_of o)
 refused=$(grep -Eo "could not lease a node value from the registry at .*: refusing node value [0-9]+: this data directory leased node value [0-9]+ from this registry on [^,]*, and a registry's values only grow: the registry went back \(restored, recovered to a point in time, or failed over without its last leases\); as its owner, move it past every value the fleet holds: locality-uuid fleet registry --past N, N at least [0-9]+ \(doc/fleets.md\)" "$WORK/o.log" |
   tail -n +$((refusals + 1)) | sed -E 's/.*refusing node value ([0-9]+): this data directory leased node value ([0-9]+) .*N at least ([0-9]+) .*$/\1<=\2=\3/' | paste -sd' ' || true)
 check "the registry back at node value $restored (dumped at $dumped; this server held $held): values refused ($refused), then node $healed, above it" \
   '[ "$restored" = "$dumped" ] && [ "$refused" = "$((dumped + 1))<=$held=$held $((dumped + 2))<=$held=$held" ] && [ "$healed" = $((held + 1)) ]'
-check "... the record holds the new lease" 'grep -qx "node $healed" "$WORK/o/locality_uuid.lease"'
+check "... the record holds the new lease" 'grep -q "^lease $healed .* $WORK:${PORT[reg]}/postgres\$" "$WORK/o/locality_uuid.lease"'
+rc=0; scan=$("$CLI" fleet scan --dsn "host=$WORK port=${PORT[o]} dbname=postgres user=postgres" --table before_restore \
+  --column id --registry "$REG user=postgres" 2>&1) || rc=$?
+check "fleet scan of the 100 ids made with node $held before the restore: the refused lease that took the value again named, the ids flagged as older (exit $rc)" \
+  '[ $rc = 1 ] && grep -Eq "^ +$held +100 .* lease: .* $WORK/o, started [0-9-]+T[0-9:]+Z, system identifier [0-9]+; ids from before that start: an earlier holder.s \(the registry went back\? perhaps this data directory.s own, before\), or given an earlier time\$" <<<"$scan"'
+shown_if_failed "$scan"
 # The repair: the registry moved past every value the fleet holds, by its
 # owner (never back; a role that may not set its sequence is refused).
-past=$("$CLI" fleet registry --registry "$REG user=postgres" --past $((healed + 10)) | head -n 1)
-again=$("$CLI" fleet registry --registry "$REG user=postgres" --past $((healed + 5)) | head -n 1)
+past=$("$CLI" fleet registry --registry "$REG user=postgres" --past $((healed + 10)) 2>&1) || true
+again=$("$CLI" fleet registry --registry "$REG user=postgres" --past $((healed + 5)) 2>&1) || true
+past=${past%%$'\n'*}; again=${again%%$'\n'*}
 rc=0; other=$("$CLI" fleet registry --registry "$REG user=leaser" --registry-owner postgres --past 99999 2>&1) || rc=$?
 check "fleet registry --past $((healed + 10)): $past; then --past $((healed + 5)): $again; as the leaser: exit $rc, ${other%%$'\n'*}" \
   '[ "$past" = "node values moved past $((healed + 10)) (drawn up to $healed before): the next lease or claim takes a higher one" ] &&
    [ "$again" = "node values already past $((healed + 5)) (drawn up to $((healed + 10))): unchanged" ] && [ $rc = 1 ] &&
    [ "$(q reg -c "SELECT last_value FROM locality_uuid_registry.node_values")" = $((healed + 10)) ]'
+# The same dump restored at another address (another database), and the
+# server pointed there: the same registry by its identity, gone back.
+q reg -c "CREATE DATABASE regcopy" >/dev/null
+as_postgres "$BIN/pg_restore" -h "$WORK" -p "${PORT[reg]}" -U postgres -d regcopy "$WORK/registry.dump"
+echo "locality_uuid.registry = 'host=$WORK port=${PORT[reg]} dbname=regcopy user=leaser'" >>"$WORK/o/postgresql.conf"
+pgctl o restart -m fast; wait_lease o
+elsewhere=$(node_of o)
+refused=$(grep -Eo "registry at [^ ]*/regcopy: refusing node value [0-9]+: this data directory leased node value [0-9]+ from this registry \(by its identity, at another address\)" "$WORK/o.log" |
+  sed -E 's/.*refusing node value ([0-9]+): this data directory leased node value ([0-9]+) .*/\1<=\2/' | paste -sd' ' || true)
+check "the dump restored at another address, the server pointed there: refused by the registry's identity ($refused), then node $elsewhere" \
+  '[ "$refused" = "$((dumped + 1))<=$healed $((dumped + 2))<=$healed $((dumped + 3))<=$healed" ] && [ "$elsewhere" = $((healed + 1)) ]'
+sed -i '$d' "$WORK/o/postgresql.conf"
+pgctl o restart -m fast; wait_lease o
+back=$(node_of o)
+check "... and back at the first address: node $back, past the repair's $((healed + 10))" '[ "$back" = $((healed + 11)) ]'
 echo "== a lease record that cannot be read"
 echo "locality_uuid lease 1" >"$WORK/o/locality_uuid.lease"
 pgctl o restart -m fast
 err=$(error_once o "cannot be read")
 check "ids refused while the record cannot be read: $err" \
   '[ "$err" = "55000: locality_uuid: no lease of a node value yet from the registry at $WORK:${PORT[reg]}/postgres: the record of this data directory'"'"'s last lease (\"locality_uuid.lease\") cannot be read: it is not a lease record; without it a registry that went back cannot be told: put it back, or remove it if the registry is known not to have gone back" ]'
-rm "$WORK/o/locality_uuid.lease"
+# Put back as another registry's record (a higher value from another
+# address): that one is not this registry's, and is kept beside it.
+printf 'locality_uuid lease 1\nlease 268435455 1767225600 lu-other - other.example:5432/registry\nend\n' >"$WORK/o/locality_uuid.lease"
 q o -c "SELECT pg_reload_conf()" >/dev/null
 wait_lease o
 got=$(node_of o)
-check "... removed, and a reload: a lease at once (node $got, past the repair's $((healed + 10))), recorded" \
-  '[ "$got" = $((healed + 11)) ] && grep -qx "node $got" "$WORK/o/locality_uuid.lease"'
+record=$(tr '\n' ' ' <"$WORK/o/locality_uuid.lease")
+check "... put back as another registry's, and a reload: a lease at once (node $got, the next after $back), recorded first, the other kept: $record" \
+  '[ "$got" = $((back + 1)) ] &&
+   [[ $record == "locality_uuid lease 1 lease $got "[0-9]*" lu-"*" $WORK:${PORT[reg]}/postgres lease 268435455 1767225600 lu-other - other.example:5432/registry end " ]]'
 
 # --- what the fleet commands show ---------------------------------------------------
 echo; echo "== fleet audit and fleet scan"
+hold_clock_now  # (ids after the start that leased their value, in real time)
 q o -c "CREATE TABLE t (id uuid DEFAULT locality_uuid())" -c "INSERT INTO t SELECT FROM generate_series(1, 1000)" >/dev/null
 echo "host=$WORK port=${PORT[o]} dbname=postgres user=postgres" >"$WORK/targets"
 failures_seen=$failures
@@ -602,6 +645,15 @@ listed=$(q o -U app -c "SELECT count(*) FROM pg_settings WHERE name LIKE 'locali
 check "... and an ordinary role can neither SHOW it (exit $rc, 42501) nor see it in pg_settings ($listed rows)" \
   '[ $rc != 0 ] && grep -q "ERROR:  42501" <<<"$out" && [ "$listed" = 0 ]'
 sed -i '$d' "$WORK/o/postgresql.conf"
+# ALTER SYSTEM refuses such a string (a restart would leave the server
+# without ids), and takes one libpq can parse.
+rc=0; out=$(q o -v VERBOSITY=verbose -c "ALTER SYSTEM SET locality_uuid.registry = 'postgresql://leaser:pa%zzsecret@$WORK/postgres'" 2>&1) || rc=$?
+ok_rc=0; q o -c "ALTER SYSTEM SET locality_uuid.registry = 'host=$WORK port=${PORT[reg]} dbname=postgres user=leaser'" -c "ALTER SYSTEM RESET locality_uuid.registry" >/dev/null 2>&1 || ok_rc=$?
+check "ALTER SYSTEM refuses a string libpq cannot parse (exit $rc; one it can parse: exit $ok_rc), neither the string nor libpq's reason shown: $(grep -E "^(ERROR|DETAIL)" <<<"$out" | paste -sd' ')" \
+  '[ $rc != 0 ] && [ $ok_rc = 0 ] && grep -qx "ERROR:  22023: invalid value for parameter \"locality_uuid.registry\"" <<<"$out" &&
+   grep -qx "DETAIL:  libpq cannot parse it as a connection string (its reason is not shown: the string may hold a password)." <<<"$out" &&
+   ! grep -q zzsecret <<<"$out" &&
+   ! grep -q "^locality_uuid.registry" "$WORK/o/postgresql.auto.conf"'
 
 # A lease committed on the registry but not replicated: the registry waits
 # for a synchronous standby that never comes, the wait is cancelled, and
@@ -719,7 +771,7 @@ done
 as_revision_1
 rc=0; out=$("$CLI" fleet registry --registry "$REG user=postgres" 2>&1) || rc=$?
 check "... under those holds the owner's fleet registry updates 1.4's functions (exit $rc): $(q reg -c "$revision")" \
-  '[ $rc = 0 ] && [ "$(q reg -c "$revision")" = "locality_uuid registry functions, revision 2, 3" ]'
+  '[ $rc = 0 ] && [ "$(q reg -c "$revision")" = "locality_uuid registry functions, revision 3, 3" ]'
 shown_if_failed "$out"
 leases_before=$(q reg -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE how = 'leased'")
 pgctl o restart -m fast

@@ -33,6 +33,7 @@ extern "C" {
 
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 
 #include "answer.hpp"
 #include "binding.hpp"
@@ -439,7 +440,21 @@ void note_warning(void *arg, const PGresult *notice) {
 // (registry_sql.hpp: owned by locality_uuid.registry_owner, or the login,
 // alone; the unique constraints in place; this layout), take the lease,
 // check the answer. True with the lease in *node and *name.
-bool take_lease(int32 *node, char *name, size_t name_size, char *error, size_t size) {
+// The registry's identity from the comment of its node_values sequence
+// (registry_sql.hpp): a uuid, or "" if it has none (made before 1.5, or a
+// comment that is not one).
+void registry_identity_of(const char *comment, char *identity, size_t size) {
+    identity[0] = '\0';
+    const size_t prefix = strlen(locality_registry::kIdentityCommentPrefix);
+    if (strncmp(comment, locality_registry::kIdentityCommentPrefix, prefix) != 0) return;
+    const char *id = comment + prefix;
+    if (strlen(id) != 36 || strspn(id, "0123456789abcdef-") != 36 || size <= 36) return;
+    strlcpy(identity, id, size);
+}
+
+bool take_lease(int32 *node, char *name, size_t name_size, char *identity, size_t identity_size, char *error,
+                size_t size) {
+    identity[0] = '\0';
     // libpq's socket counts against this process's files, as fd.c keeps
     // them (postgres_fdw and dblink do the same).
     if (!AcquireExternalFD()) {
@@ -533,6 +548,18 @@ bool take_lease(int32 *node, char *name, size_t name_size, char *error, size_t s
                 set_error(error, size, "refusing the registry: it is not its owner's alone", detail);
             } else if (r != nullptr) {
                 PQclear(r);
+                // Its identity (read through the catalogs: no privilege on
+                // the sequence needed).
+                r = run(conn,
+                        "SELECT coalesce(pg_catalog.obj_description(c.oid, 'pg_class'), '') FROM pg_catalog.pg_class c "
+                        "JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
+                        "WHERE n.nspname OPERATOR(pg_catalog.=) 'locality_uuid_registry' "
+                        "AND c.relname OPERATOR(pg_catalog.=) 'node_values'",
+                        0, nullptr, deadline, error, size);
+                if (r != nullptr && PQntuples(r) == 1) registry_identity_of(PQgetvalue(r, 0, 0), identity, identity_size);
+                const bool identity_read = r != nullptr;  // (else error says why; without it, no lease)
+                if (r != nullptr) PQclear(r);
+                r = nullptr;
                 // The lease itself: one statement, one transaction.
                 Binding here;
                 current_binding(&here);
@@ -540,7 +567,9 @@ bool take_lease(int32 *node, char *name, size_t name_size, char *error, size_t s
                 current_host_label(label, sizeof label);
                 snprintf(sysid, sizeof sysid, UINT64_FORMAT, static_cast<uint64>(GetSystemIdentifier()));
                 const char *params[] = {here.host, label, here.data_directory, sysid, timestamptz_to_str(state->started_at)};
-                if (here.host[0] == '\0') {
+                if (!identity_read) {
+                    // (error: the query's)
+                } else if (here.host[0] == '\0') {
                     set_error(error, size, "this host's identity cannot be read", here.host_source);
                     r = nullptr;
                 } else {
@@ -598,32 +627,36 @@ bool read_last_lease(LeaseRecord *last, char *error, size_t size) {
 }
 
 // Whether a lease just taken may be used: above the highest value this data
-// directory leased from the same registry (last), and recorded as such,
-// durably, before any id can carry it. False with the reason in error: the
-// worker tries again (a registry that went back by a few values moves past
-// them with the refused attempts' own leases).
-bool lease_goes_forward(const LeaseRecord &last, int32 node, const char *name, const char *registry, char *error,
-                        size_t size) {
-    LeaseRecord next{};
-    strlcpy(next.registry, registry, sizeof next.registry);
-    for (char *c = next.registry; *c != '\0'; ++c)
+// directory leased from the same registry (last, its entry), and recorded
+// as such, durably, before any id can carry it. False with the reason in
+// error: the worker tries again (a registry that went back by a few values
+// moves past them with the refused attempts' own leases).
+bool lease_goes_forward(LeaseRecord *last, int32 node, const char *name, const char *registry,
+                        const char *identity, char *error, size_t size) {
+    LeaseEntry lease{};
+    strlcpy(lease.registry, registry, sizeof lease.registry);
+    for (char *c = lease.registry; *c != '\0'; ++c)
         if (*c == '\n' || *c == '\r') *c = '?';
-    if (strcmp(last.registry, next.registry) == 0 && node <= last.node) {
+    strlcpy(lease.identity, identity, sizeof lease.identity);
+    const LeaseEntry *held = highest_lease_for(*last, lease.registry, lease.identity);
+    if (held != nullptr && node <= held->node) {
         char what[256], detail[320];
         snprintf(what, sizeof what, "refusing node value %d: this data directory leased node value %d from this "
-                 "registry on %s, and a registry's values only grow",
-                 node, last.node, timestamptz_to_str(time_t_to_timestamptz(static_cast<pg_time_t>(last.at))));
+                 "registry%s on %s, and a registry's values only grow",
+                 node, held->node, strcmp(held->registry, lease.registry) == 0 ? "" : " (by its identity, at another address)",
+                 timestamptz_to_str(time_t_to_timestamptz(static_cast<pg_time_t>(held->at))));
         snprintf(detail, sizeof detail, "the registry went back (restored, recovered to a point in time, or failed "
                  "over without its last leases); as its owner, move it past every value the fleet holds: "
                  "locality-uuid fleet registry --past N, N at least %d (doc/fleets.md)",
-                 last.node);
+                 held->node);
         set_error(error, size, what, detail);
         return false;
     }
-    next.node = node;
-    strlcpy(next.machine_name, name, sizeof next.machine_name);
-    next.at = static_cast<int64>(time(nullptr));
-    if (!write_lease_record(next)) {
+    lease.node = node;
+    strlcpy(lease.machine_name, name, sizeof lease.machine_name);
+    lease.at = static_cast<int64>(time(nullptr));
+    record_lease(last, lease);
+    if (!write_lease_record(*last)) {
         set_error(error, size, "could not record the lease in \"locality_uuid.lease\", so it is not used",
                   strerror(errno));
         return false;
@@ -809,9 +842,10 @@ void locality_uuid_lease_main(Datum) {
     for (uint32 attempt = 1;; ++attempt) {
         CHECK_FOR_INTERRUPTS();
         locality_pg::LeaseRecord last;
+        char identity[40];
         if (locality_pg::read_last_lease(&last, error, sizeof error) &&
-            locality_pg::take_lease(&node, name, sizeof name, error, sizeof error) &&
-            locality_pg::lease_goes_forward(last, node, name, registry, error, sizeof error))
+            locality_pg::take_lease(&node, name, sizeof name, identity, sizeof identity, error, sizeof error) &&
+            locality_pg::lease_goes_forward(&last, node, name, registry, identity, error, sizeof error))
             break;
         const TimestampTz failed_at = GetCurrentTimestamp();  // (a system call: not under the spinlock)
         SpinLockAcquire(&state->mutex);
@@ -824,7 +858,10 @@ void locality_uuid_lease_main(Datum) {
         if (strcmp(error, last_logged) != 0) {
             char whole[512];
             locality_pg::shown_whole(error, whole, sizeof whole);
-            ereport(attempt == 1 ? WARNING : LOG,
+            // (A refusal of a value is always a WARNING: the registry went back.)
+            ereport(attempt == 1 || strncmp(error, "refusing node value", strlen("refusing node value")) == 0
+                        ? WARNING
+                        : LOG,
                     (errmsg("locality_uuid: could not lease a node value from the registry at %s: %s", registry, whole),
                      errdetail("Server-wide ids wait until this start holds a lease; the worker tries again "
                                "within 45 s of each failed attempt, and at once after a reload "
