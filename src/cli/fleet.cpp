@@ -123,7 +123,7 @@ int fleet_registry(int argc, char **argv) {
     if (past > 0) {
         PgResult moved;
         std::string was;
-        bool committing = false;
+        bool maybe_moved = false;  // (setval ran: a rollback does not undo it)
         if (!conn.exec("BEGIN", &error) ||
             !conn.exec("LOCK TABLE locality_uuid_registry.nodes IN SHARE UPDATE EXCLUSIVE MODE", &error) ||
             !conn.exec("SELECT CASE WHEN s.is_called THEN s.last_value::pg_catalog.text ELSE 'none' END, "
@@ -132,13 +132,14 @@ int fleet_registry(int argc, char **argv) {
                        "pg_catalog.setval('locality_uuid_registry.node_values', $1)::pg_catalog.text END "
                        "FROM locality_uuid_registry.node_values s",
                        {std::to_string(past)}, &moved, &error) ||
-            !moved.text_at(0, 0, &was) || !(committing = true) || !conn.commit_durably(&error)) {
+            !(maybe_moved = true) || !moved.text_at(0, 0, &was) || !conn.commit_durably(&error)) {
             std::string ignored;
             conn.exec("ROLLBACK", &ignored);
             // (setval is not undone by a rollback: after it, the values may
             // have moved all the same.)
-            return data_error(committing ? "the registry's node values may or may not have moved past " +
-                                               std::to_string(past) + " (its commit failed: " + error + "): run it again"
+            return data_error(maybe_moved ? "the registry's node values may or may not have moved past " +
+                                                std::to_string(past) + " (" + (error.empty() ? "no answer read" : error) +
+                                                "): run it again"
                                          : "could not move the registry's node values past " + std::to_string(past) +
                                                ": " + error);
         }
@@ -381,9 +382,7 @@ std::string claim_command(const std::string &dir) {
            " --write <its node file, outside the data directory>";
 }
 
-// registry_address: the audited registry as servers name it (describe).
-std::vector<Problem> audit(const std::vector<Server> &servers, const std::vector<Registered> &registry,
-                           const std::string &registry_address) {
+std::vector<Problem> audit(const std::vector<Server> &servers, const std::vector<Registered> &registry) {
     std::vector<Problem> problems;
     std::map<long long, const Registered *> by_node;
     std::map<std::string, const Registered *> by_bytes;
@@ -451,21 +450,13 @@ std::vector<Problem> audit(const std::vector<Server> &servers, const std::vector
         // leases), and hands out again values servers hold. Not a claim to
         // fix on this server's host: the registry is moved past them.
         const auto node = by_node.find(s.node);
-        if (starts_with(s.node_source, "lease from the registry at ") &&
-            !starts_with(s.node_source, ("lease from the registry at " + registry_address + ",").c_str())) {
-            problems.push_back({"lease_other_registry",
-                                s.where + ": node value " + std::to_string(s.node) + " is a lease from another "
-                                    "registry than the audited one (" + registry_address + "): " + s.node_source,
-                                "audit it against the registry it leases from (its locality_uuid.registry), or point "
-                                "it at this one",
-                                {s.where}});
-            count_live(s);
-            continue;
-        }
         if (starts_with(s.node_source, "lease from the registry at ")) {
             const Registered *r = node != by_node.end() ? node->second : nullptr;
             if (r == nullptr || r->how != "leased" || r->host_id != s.host || r->data_directory != s.data_directory ||
                 r->system_identifier != s.system_identifier) {
+                // (Its own row, however the auditor spells the registry's
+                // address, says it leased from this one; without one, the
+                // registry went back, or the server leases from another.)
                 problems.push_back(
                     {"registry_went_back",
                      s.where + ": node value " + std::to_string(s.node) + " was leased by this server (" +
@@ -473,7 +464,8 @@ std::vector<Problem> audit(const std::vector<Server> &servers, const std::vector
                          (r == nullptr ? std::string("has no row for it")
                                        : "records it for " + r->host_label + ", data directory " + r->data_directory +
                                              " (" + r->how + ")") +
-                         ": the registry went back, and hands out again values servers hold",
+                         ": the registry went back, and hands out again values servers hold (unless this server "
+                         "leases from another registry: then audit it against that one)",
                      "as the registry's owner: locality-uuid fleet registry --registry \"$REGISTRY\" --past N, "
                          "N above every value the fleet ever leased: at least " + std::to_string(highest) +
                          " (the highest of the audited servers), higher for stopped servers, backups and their "
@@ -626,7 +618,7 @@ int fleet_audit(int argc, char **argv) {
         servers.push_back(s);
     }
     if (servers.empty()) return usage_error("no server in " + o.get("--targets"));
-    std::vector<Problem> problems = audit(servers, registry, describe(o.get("--registry")));
+    std::vector<Problem> problems = audit(servers, registry);
     // The claims seen live where they were claimed get last_seen = now()
     // (the registry's seen function: a role without EXECUTE on it is told).
     std::vector<long long> nodes;

@@ -4,6 +4,10 @@
 
 #include "locality_id.hpp"
 
+extern "C" {
+#include "access/parallel.h"  // InitializingParallelWorker
+}
+
 #include <libpq-fe.h>
 
 namespace locality_pg {
@@ -34,7 +38,9 @@ bool defining = false;
 // a MAC's value instead of waiting. The worker reports such a string
 // instead (identity/lease.cpp), and ids wait.
 bool check_registry(char **value, void **, GucSource) {
-    if (defining || !IsUnderPostmaster || *value == nullptr || (*value)[0] == '\0') return true;
+    // (A parallel worker takes its leader's settings: never refused there.)
+    if (defining || !IsUnderPostmaster || InitializingParallelWorker || *value == nullptr || (*value)[0] == '\0')
+        return true;
     char *error = nullptr;
     PQconninfoOption *options = PQconninfoParse(*value, &error);
     if (error != nullptr) PQfreemem(error);

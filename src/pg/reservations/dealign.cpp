@@ -189,7 +189,7 @@ MoveTarget draw_target(SharedCounters *s, const FreshCounters &fresh, uint32 ori
     const locality::LineageMoveTaken machine_taken = locality::lineage_move(
         s->lineage.machine, locality::kMachineCycles, machine_key, machine, machine_random, machine_target,
         trust_returns);
-    char node_how[128], machine_how[128];
+    char node_how[127], machine_how[127];  // (both and "; " fit move_lineage)
     describe_lineage_move(node_taken, node_key, "node value", node_how, sizeof node_how);
     describe_lineage_move(machine_taken, machine_key, "machine bytes", machine_how, sizeof machine_how);
     snprintf(s->move_lineage, sizeof s->move_lineage, "%s; %s", node_how, machine_how);
@@ -312,8 +312,10 @@ void why_move(const Binding &stored, BindingRead read, const Binding &now, const
             // source: the settings changed (locality_uuid.host_identity_file
             // set or changed). A clone whose operator changed it looks the
             // same: moved, but said as what it most likely is.
-            snprintf(why, size, "the host identity now comes from %s (it came from %s): moved once, as for "
-                     "another host", now.host_source, stored.host_source);
+            // (Cut at size if the two sources are that long: a log line.)
+            if (snprintf(why, size, "the host identity now comes from %s (it came from %s): moved once, as for "
+                         "another host", now.host_source, stored.host_source) < 0)
+                why[0] = '\0';
             *level = LOG;
         } else {
             snprintf(why, size, "the counters were bound elsewhere; this server started %s",
