@@ -49,6 +49,14 @@ bool write_durably(const char *temp_path, const char *path, const char *buf, siz
     return sync_data_directory();
 }
 
+bool write_text_durably(const char *temp_path, const char *path, const char *buf, int len, size_t capacity) {
+    if (len < 0 || static_cast<size_t>(len) >= capacity) {
+        errno = ENAMETOOLONG;
+        return false;
+    }
+    return write_durably(temp_path, path, buf, static_cast<size_t>(len));
+}
+
 bool close_after_reading(FILE *f) {
     // errno of the failed read, kept across FreeFile (EIO if it set none).
     const bool read_error = ferror(f) != 0;

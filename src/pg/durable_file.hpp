@@ -23,6 +23,11 @@ bool sync_data_directory();
 // directory fsynced. False, errno set; *renamed as there.
 bool write_durably(const char *temp_path, const char *path, const char *buf, size_t len, bool *renamed = nullptr);
 
+// write_durably for text formatted into buf with snprintf: len is the count
+// snprintf gave, capacity buf's size; false, errno ENAMETOOLONG, if the text
+// did not fit (nothing is written).
+bool write_text_durably(const char *temp_path, const char *path, const char *buf, int len, size_t capacity);
+
 // Closes a file read with AllocateFile; false, errno set (EIO if the read
 // set none), if a read failed.
 bool close_after_reading(FILE *f);

@@ -117,11 +117,7 @@ bool write_lease_record(const LeaseRecord &record) {
     }
     if (len > 0 && static_cast<size_t>(len) < sizeof buf)
         len += snprintf(buf + len, sizeof buf - static_cast<size_t>(len), "end\n");
-    if (len < 0 || static_cast<size_t>(len) >= sizeof buf) {
-        errno = ENAMETOOLONG;
-        return false;
-    }
-    return write_durably(kTempFile, kLeaseRecordFile, buf, static_cast<size_t>(len));
+    return write_text_durably(kTempFile, kLeaseRecordFile, buf, len, sizeof buf);
 }
 
 }  // namespace locality_pg

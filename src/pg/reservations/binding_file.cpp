@@ -147,11 +147,7 @@ bool write_binding_file(const Binding &b) {
                                 static_cast<uint64_t>(b.target.runs[i] & 0xFFFFFFFF));
     }
     len += snprintf(buf + len, sizeof buf - static_cast<size_t>(len), "end\n");
-    if (len < 0 || static_cast<size_t>(len) >= sizeof buf) {
-        errno = ENAMETOOLONG;
-        return false;
-    }
-    return write_durably(kTempFile, kBindingFile, buf, static_cast<size_t>(len));
+    return write_text_durably(kTempFile, kBindingFile, buf, len, sizeof buf);
 }
 
 }  // namespace locality_pg
