@@ -436,10 +436,6 @@ void note_warning(void *arg, const PGresult *notice) {
     strlcpy(w->message, message != nullptr ? message : "", sizeof w->message);
 }
 
-// One attempt: connect, pin the path, check the registry can be trusted
-// (registry_sql.hpp: owned by locality_uuid.registry_owner, or the login,
-// alone; the unique constraints in place; this layout), take the lease,
-// check the answer. True with the lease in *node and *name.
 // The registry's identity from the comment of its node_values sequence
 // (registry_sql.hpp): a uuid, or "" if it has none (made before 1.5, or a
 // comment that is not one).
@@ -452,6 +448,11 @@ void registry_identity_of(const char *comment, char *identity, size_t size) {
     strlcpy(identity, id, size);
 }
 
+// One attempt: connect, pin the path, check the registry can be trusted
+// (registry_sql.hpp: owned by locality_uuid.registry_owner, or the login,
+// alone; the unique constraints in place; this layout), take the lease,
+// check the answer. True with the lease in *node and *name, and the
+// registry's identity (or "") in *identity.
 bool take_lease(int32 *node, char *name, size_t name_size, char *identity, size_t identity_size, char *error,
                 size_t size) {
     identity[0] = '\0';
