@@ -99,10 +99,7 @@ std::string budget_json(const Budget &b) {
 // Creates the registry if missing, or updates it to this layout (as its
 // owner), checks it as every command does, and prints what it holds: the
 // one step before servers lease from it (doc/fleets.md, "Leases").
-// With --past N (the repair after the registry went back: doc/fleets.md,
-// "Restoring or failing over the registry"), first moves the node values
-// past N, under the claimers' lock (a lease's nextval cannot slip between
-// the read and the setval), durably as a claim; never back.
+// With --past N, first moves its node values past N (move_registry_past).
 int fleet_registry(int argc, char **argv) {
     Options o;
     std::string error;
@@ -121,34 +118,13 @@ int fleet_registry(int argc, char **argv) {
     PgConnection conn;
     if (!connect_registry(conn, o, /* create */ true, &error)) return data_error(error);
     if (past > 0) {
-        PgResult moved;
-        std::string was;
-        bool maybe_moved = false;  // (setval ran: a rollback does not undo it)
-        if (!conn.exec("BEGIN", &error) ||
-            !conn.exec("LOCK TABLE locality_uuid_registry.nodes IN SHARE UPDATE EXCLUSIVE MODE", &error) ||
-            !conn.exec("SELECT CASE WHEN s.is_called THEN s.last_value::pg_catalog.text ELSE 'none' END, "
-                       "CASE WHEN s.is_called AND s.last_value OPERATOR(pg_catalog.>=) $1 "
-                       "OR NOT s.is_called AND s.last_value OPERATOR(pg_catalog.>) $1 THEN 'no' ELSE "
-                       "pg_catalog.setval('locality_uuid_registry.node_values', $1)::pg_catalog.text END "
-                       "FROM locality_uuid_registry.node_values s",
-                       {std::to_string(past)}, &moved, &error) ||
-            !(maybe_moved = true) || !moved.text_at(0, 0, &was) || !conn.commit_durably(&error)) {
-            std::string ignored;
-            conn.exec("ROLLBACK", &ignored);
-            // (setval is not undone by a rollback: after it, the values may
-            // have moved all the same.)
-            return data_error(maybe_moved ? "the registry's node values may or may not have moved past " +
-                                                std::to_string(past) + " (" + (error.empty() ? "no answer read" : error) +
-                                                "): run it again"
-                                         : "could not move the registry's node values past " + std::to_string(past) +
-                                               ": " + error);
-        }
-        std::string how;
-        moved.text_at(0, 1, &how);
-        moved_note = how == "no" ? "node values already past " + std::to_string(past) + " (drawn up to " + was +
-                                       "): unchanged"
-                                 : "node values moved past " + std::to_string(past) + " (drawn up to " + was +
-                                       " before): the next lease or claim takes a higher one";
+        std::string drawn;
+        bool moved = false;
+        if (!move_registry_past(conn, past, &drawn, &moved, &error)) return data_error(error);
+        moved_note = moved ? "node values moved past " + std::to_string(past) + " (drawn up to " + drawn +
+                                 " before): the next lease or claim takes a higher one"
+                           : "node values already past " + std::to_string(past) + " (drawn up to " + drawn +
+                                 "): unchanged";
         if (o.flags.count("--json") == 0) std::printf("%s\n", moved_note.c_str());
     }
     Budget budget;

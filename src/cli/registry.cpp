@@ -365,6 +365,27 @@ bool read_registry(PgConnection &conn, std::vector<Registered> *out, std::string
     return true;
 }
 
+bool move_registry_past(PgConnection &conn, long long past, std::string *drawn, bool *moved, std::string *error) {
+    PgResult r;
+    const std::string n = std::to_string(past);
+    if (!conn.exec("BEGIN", error)) return false;
+    if (!conn.exec("LOCK TABLE locality_uuid_registry.nodes IN SHARE UPDATE EXCLUSIVE MODE", error) ||
+        !conn.exec("SELECT CASE WHEN s.is_called THEN s.last_value::pg_catalog.text ELSE 'none' END, "
+                   "CASE WHEN s.is_called AND s.last_value OPERATOR(pg_catalog.>=) $1 "
+                   "OR NOT s.is_called AND s.last_value OPERATOR(pg_catalog.>) $1 THEN 'no' ELSE "
+                   "pg_catalog.setval('locality_uuid_registry.node_values', $1)::pg_catalog.text END "
+                   "FROM locality_uuid_registry.node_values s",
+                   {n}, &r, error))
+        return rollback_with(conn, "could not move the registry's node values past " + n + ": " + *error, error);
+    std::string how;
+    if (!r.text_at(0, 0, drawn) || !r.text_at(0, 1, &how) || !conn.commit_durably(error))
+        return rollback_with(conn, "the registry's node values may or may not have moved past " + n + " (" +
+                                       (error->empty() ? "no answer read" : *error) + "): run it again",
+                             error);
+    *moved = how != "no";
+    return true;
+}
+
 int registry_layout() { return kRegistryLayout; }
 
 bool read_budget(PgConnection &conn, Budget *out, std::string *error) {

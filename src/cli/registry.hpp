@@ -90,6 +90,14 @@ constexpr const char *kExhaustedFix =
     "keep the values they hold; plan from the budget (doc/fleets.md, \"The budget\")";
 bool read_budget(PgConnection &conn, Budget *out, std::string *error);
 
+// Moves the node values past `past`, never back (the repair after the
+// registry went back: doc/fleets.md), under the claimers' lock (a lease's
+// nextval cannot slip between the read and the setval), committed as a claim
+// is. *drawn: the last value drawn before ("none"); *moved: whether it moved.
+// On failure *error says whether the values may have moved all the same
+// (setval is not undone by a rollback).
+bool move_registry_past(PgConnection &conn, long long past, std::string *drawn, bool *moved, std::string *error);
+
 // The registry layout this build makes and reads (registry_sql.hpp).
 int registry_layout();
 
