@@ -265,7 +265,7 @@ run_in_chroot() {
      mkdir -p "$dir/src" &&
      (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard |
         tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$dir/src"; then
-    timeout --kill-after=30 "${CHROOT_TIMEOUT:-2400}" \
+    timeout --kill-after=30 "${CHROOT_TIMEOUT:-4800}" \
       unshare --mount --net --propagation private bash -c '
         set -e
         dir=$1 major=$2 arch=$3 emulated=$4 cross=$5 multiarch=$6
@@ -379,7 +379,7 @@ run_in_lane() {
   local dir=$1 logs=$2 rc=0
   shift 2
   [ -n "$dir" ] && [ -d "$dir/tree" ] || { echo "no lane directory '$dir'" >&2; return 97; }
-  timeout --kill-after=30 "${LANE_TIMEOUT:-3600}" \
+  timeout --kill-after=30 "${LANE_TIMEOUT:-5400}" \
     unshare --mount --net --ipc --pid --fork --kill-child --propagation private bash -c '
       set -e
       dir=$1 logs=$2
