@@ -41,7 +41,9 @@
 #               0 repeats (issue #51, finding 3).
 #   crash in first recovery  a crash-snapshot copy whose start wrote its
 #               move, its recovery (with the origin's release) replayed
-#               again at the next start: 0 repeats (issue #51, finding 2).
+#               again at the next start: 0 repeats (issue #51, finding 2);
+#               and killed inside that recovery, between the glitch's
+#               refill it wrote to the state file and the release.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 . "$ROOT/test/integration/lib/servers.sh"
@@ -592,11 +594,11 @@ check "... the copy moved at its start, then replayed the release" \
 # marks), and the next start replays the same WAL again, the origin's
 # release in it, with no move of its own to floor it. The copy's directory
 # as such a crash leaves it: the snapshot, with the binding and state file
-# its first start wrote (as they stand after that recovery: a crash between
-# replaying a glitch's refill, which rewrites the file, and its release is
-# not modelled); started at the same instants as the copy above.
+# its first start wrote, as they stand after that recovery; started at the
+# same instants as the copy above.
 pgctl g stop -m immediate
 rm -rf "$WORK/g"
+cp -a "$WORK/g.snapshot" "$WORK/g.snapshot.again"
 mv "$WORK/g.snapshot" "$WORK/g"
 cp -a "$WORK/g.snapshot.files/locality_uuid.binding" "$WORK/g.snapshot.files/locality_uuid.state" "$WORK/g/"
 : >"$WORK/g.log"
@@ -609,6 +611,32 @@ tick
 side g g_recovered_again
 repeats "... the copy's recovery replayed again after that crash, beside its origin at the same instants" \
   f_release g_recovered_again
+# The crash one step later: inside that first recovery, the glitch's
+# refill replayed raises the state file (the startup process's first
+# write) and the crash comes before the release is written (its second:
+# fault_shim mode 2 kills it there). The next start finds the file raised
+# by the glitch and the binding bound here, and replays the release again.
+pgctl g stop -m fast
+rm -rf "$WORK/g"
+mv "$WORK/g.snapshot.again" "$WORK/g"
+: >"$WORK/g.log"
+CLOCK_MS=$first_start_ms
+set_clock "$WORK/clock" "$CLOCK_MS"
+build_shim fault_shim "$WORK"
+echo 2 >"$WORK/fault"
+chown postgres "$WORK/fault"
+as_postgres env LD_PRELOAD="$WORK/fault_shim.so $WORK/clock_shim.so" FAULT_SHIM_FILE="$WORK/fault" \
+  CLOCK_SHIM_FILE="$WORK/clock" timeout 120 "$BIN/pg_ctl" -D "$WORK/g" -l "$WORK/g.log" -w start >/dev/null 2>&1 || true
+check "a copy's first recovery killed between writing the glitch's refill and the release ($(wc -c <"$WORK/fault.count" 2>/dev/null || echo 0) kill)" \
+  'log_has g "$MOVED" && log_has g "startup process \(PID [0-9]+\) was terminated by signal 9" && [ "$(wc -c <"$WORK/fault.count")" = 1 ]'
+# (a start that was not killed is running: stopped, as a crash would)
+if [ -f "$WORK/g/postmaster.pid" ]; then as_postgres "$BIN/pg_ctl" -D "$WORK/g" -m immediate stop >/dev/null 2>&1 || true; fi
+: >"$WORK/g.log"
+pgctl g start
+check "... started again: no move, the release replayed again" '! log_has g "$MOVED" && log_has g "redo done"'
+tick
+side g g_killed_in_recovery
+repeats "... the copy beside its origin at the same instants" f_release g_killed_in_recovery
 pgctl f stop -m fast
 pgctl g stop -m fast
 

@@ -19,6 +19,11 @@
  *        does) hangs until the byte changes (at most 120 s)
  *   'b'  writes to locality_uuid.binding.tmp (the binding file before its
  *        rename) fail with ENOSPC; the state file is written as usual
+ *   '1'..'9'  each child of the process the shim was loaded in (the
+ *        postmaster: its startup process, say) is killed (SIGKILL) at its
+ *        own N-th write of the state file, before it writes: a crash at
+ *        that point of recovery; the postmaster's own writes are not
+ *        counted
  * Every other file is untouched. Each write that fails (or, in mode 'c',
  * each write) is counted: one byte appended to FAULT_SHIM_FILE.count, so a
  * test can tell how often the server tried.
@@ -27,6 +32,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +51,15 @@ static const char binding_target[] = "locality_uuid.binding.tmp";
 
 static volatile const char *mode;
 static unsigned char watched[MAX_FD];
+/* The process the shim was loaded in (exec'd: the postmaster), and the
+ * state file writes counted in this process for modes '1'..'9'. */
+static pid_t loaded_in;
+static int child_writes;
+
+__attribute__((constructor)) static void remember_loader(void)
+{
+	loaded_in = getpid();
+}
 
 /* Appends one byte to FAULT_SHIM_FILE.count (through the real open and write). */
 static void count_failure(ssize_t (*real_write)(int, const void *, size_t))
@@ -179,6 +194,12 @@ ssize_t write(int fd, const void *buf, size_t len)
 			usleep(100000);
 		if (mode != NULL && *mode == 'c')
 			count_failure(real);
+		if (mode != NULL && *mode >= '1' && *mode <= '9' && getpid() != loaded_in &&
+			++child_writes == *mode - '0')
+		{
+			count_failure(real);
+			kill(getpid(), SIGKILL);
+		}
 		if (mode != NULL && (*mode == 'n' || *mode == 'e'))
 		{
 			count_failure(real);
