@@ -272,6 +272,9 @@ fi
 ensure_packages "${BUILD_PACKAGES[@]}" || exit 1
 # shellcheck disable=SC2046
 ensure_packages $(host_test_packages) mmdebstrap iproute2 || exit 1
+# (leases.sh's transaction pooler, on this machine only; its package
+# would start a PgBouncer of its own)
+ensure_packages_without_services pgbouncer || exit 1
 
 read -r -a majors <<<"${LOCALITY_MAJORS-${CHROOT_MAJORS[*]}}"
 read -r -a arches <<<"${LOCALITY_ARCHES-${CHROOT_ARCHES[*]}}"

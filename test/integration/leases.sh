@@ -23,6 +23,9 @@
 #              per id
 #   crash restart  a crash restart keeps the postmaster's lease: ids at
 #              once with the registry down, no new lease
+#   emergency  the registry down for hours: a real start waits; a value
+#              claimed in advance for the host and data directory makes
+#              ids; leases again once the registry is back
 #   gone back  the registry restored from a dump taken before a server's
 #              last two leases: the values it hands out again refused
 #              (locality_uuid.lease), the next one above; fleet audit and
@@ -416,10 +419,26 @@ for _ in $(seq 10); do
 done
 risen=no; cmp -s "$WORK/o/locality_uuid.state" "$WORK/state.before" || risen=yes
 cp -a "$WORK/state.before" "$WORK/o/locality_uuid.state"
-third=$(after_crash "$(q o -c "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'")")
+# (Its lease record gone back too, to before any lease; the registry down
+# while the forgotten lease is recorded again, then back.)
+rm -f "$WORK/o/locality_uuid.lease"
+pgctl reg stop -m fast
+reinit=$(log_count o "all server processes terminated; reinitializing")
+as_postgres kill -9 "$(q o -c "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'")"
+for _ in $(seq 100); do
+  [ "$(log_count o "all server processes terminated; reinitializing")" -gt "$reinit" ] && log_has o "is recorded in" && break
+  sleep 0.3
+done
+record=$({ tr '\n' ' ' <"$WORK/o/locality_uuid.lease"; } 2>/dev/null || true)
+pgctl reg start
+third=""
+for _ in $(seq 200); do third=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.3; done
 check "... the state file put back to before its marks rose ($risen), then a crash restart: a new lease (node $node_before, then $third), said why" \
-  '[ "$risen" = yes ] && [ -n "$third" ] && [ "$third" != "$node_before" ] &&
+  '[ "$risen" = yes ] && [ -n "$third" ] && [ "$third" -gt "$node_before" ] &&
    log_has o "LOG:  locality_uuid: this start takes a new lease after the crash restart: \"locality_uuid.state\" holds lower marks than before the crash: the data directory went back"'
+check "... the lease record, gone back with it, holds the lease the crash restart left (node $node_before) before the next: $record" \
+  'log_has o "LOG:  locality_uuid: the lease this postmaster leaves \(node value $node_before\) is recorded in \"locality_uuid.lease\": the next one goes above it" &&
+   [[ $record == "locality_uuid lease 1 lease $node_before "[0-9]*" lu-"*" - $WORK:${PORT[reg]}/postgres end " ]]'
 got=$third  # the value o's ids carry, for the fleet commands below
 
 # A lease stands for the life of this start's shared memory: the worker
@@ -441,6 +460,43 @@ done
 check "... started again (pid ${seen%% *}, then ${again%% *}), said it holds one, took no second: node $node_before, then $(node_of o), $(( $(leases_of "$WORK/o") - before )) lease" \
   '[ -n "$again" ] && [ "${again%% *}" != "${seen%% *}" ] && [ "$(node_of o)" = "$node_before" ] && [ "$(leases_of "$WORK/o")" = "$before" ] &&
    [ "$(log_count o "LOG:  locality_uuid: this start holds its lease already")" -gt "$held_lines" ]'
+
+# --- the registry down for hours ---------------------------------------------------
+# The emergency start of doc/fleets.md ("When the registry is down for
+# hours"): a value claimed in advance for this host and data directory,
+# its node file kept aside; with the registry down, a real start waits;
+# the file included and leases turned off, it makes ids with that value
+# (never a MAC's); with the registry back and the file out again, a lease
+# above every earlier one; the used value retired and the next one
+# claimed.
+echo; echo "== the registry down for hours: an emergency start on a value claimed in advance"
+"$CLI" node claim --registry "$REG user=postgres" --host-identity-file "$WORK/h.id" --data-directory "$WORK/o" \
+  --write "$WORK/o.emergency.conf" >/dev/null
+spare=$(sed -n 's/^locality_uuid.node_id = //p' "$WORK/o.emergency.conf")
+leased_before=$(node_of o)
+pgctl reg stop -m fast
+pgctl o restart -m fast
+err=$(error_once o "could not connect")
+check "a real start with the registry down: server-wide ids wait: $err" \
+  '[[ $err == "55000: locality_uuid: no lease of a node value yet from the registry at "*": could not connect to the registry"* ]]'
+printf "include '%s'\nlocality_uuid.registry = ''\n" "$WORK/o.emergency.conf" >>"$WORK/o/postgresql.conf"
+pgctl o restart -m fast
+got=$(node_of o); src=$(q o -c "SELECT node_source FROM locality_uuid_binding()")
+check "... the node file claimed in advance included, leases off, a restart: ids with its value (node $got, claimed $spare; $src)" \
+  '[ -n "$spare" ] && [ "$got" = "$spare" ] && [[ $src == *"$WORK/o.emergency.conf"* ]]'
+pgctl reg start
+sed -i '$d' "$WORK/o/postgresql.conf"; sed -i '$d' "$WORK/o/postgresql.conf"
+pgctl o restart -m fast; wait_lease o
+got=$(node_of o)
+rc=0; audit=$("$CLI" fleet audit --registry "$REG user=postgres" --targets <(echo "host=$WORK port=${PORT[o]} dbname=postgres user=postgres") 2>&1) || rc=$?
+check "... the registry back, the file out: a lease again (node $got, above $leased_before), the audit clean (exit $rc)" \
+  '[ "$got" -gt "$leased_before" ] && [ "$got" -gt "$spare" ] && [ $rc = 0 ]'
+shown_if_failed "$audit"
+q reg -c "UPDATE locality_uuid_registry.nodes SET retired_at = now() WHERE node_id = $spare" >/dev/null
+"$CLI" node claim --registry "$REG user=postgres" --host-identity-file "$WORK/h.id" --data-directory "$WORK/o" \
+  --write "$WORK/o.emergency.conf" >/dev/null
+next=$(sed -n 's/^locality_uuid.node_id = //p' "$WORK/o.emergency.conf")
+check "... the used value retired, the next emergency's claimed: node $next" '[ -n "$next" ] && [ "$next" -gt "$got" ]'
 
 # --- the registry gone back ---------------------------------------------------------
 # A registry restored from a dump taken before this server's last two
@@ -516,6 +572,14 @@ sed -i '$d' "$WORK/o/postgresql.conf"
 pgctl o restart -m fast; wait_lease o
 back=$(node_of o)
 check "... and back at the first address: node $back, past the repair's $((healed + 10))" '[ "$back" = $((healed + 11)) ]'
+# An identity comment edited into something that is not one: said in
+# the log, and the registry known by its address alone meanwhile.
+q reg -c "COMMENT ON SEQUENCE locality_uuid_registry.node_values IS 'locality_uuid registry identity cut-short'" >/dev/null
+pgctl o restart -m fast; wait_lease o
+back=$(node_of o)
+check "a malformed identity comment: logged, and a lease by the address (node $back)" \
+  'log_has o "LOG:  locality_uuid: the registry.s identity is malformed: \"locality_uuid registry identity cut-short\"" && [ -n "$back" ]'
+q reg -c "COMMENT ON SEQUENCE locality_uuid_registry.node_values IS '$identity'" >/dev/null
 echo "== a lease record that cannot be read"
 echo "locality_uuid lease 1" >"$WORK/o/locality_uuid.lease"
 pgctl o restart -m fast
@@ -661,6 +725,24 @@ check "ALTER SYSTEM refuses a string libpq cannot parse (exit $rc; one it can pa
 # row and hand the value out again: the worker must not use it.
 echo; echo "== a lease whose synchronous replication was cancelled"
 q reg -c "ALTER SYSTEM SET synchronous_standby_names = 'ghost'" -c "SELECT pg_reload_conf()" >/dev/null
+# A claim (node claim pins synchronous_commit on for its commit, and a
+# WARNING fails it): nothing written, exit 1. First, while no lease waits:
+# a lease waiting for the standby holds the lock claims take, and a claim
+# behind it would end by its statement timeout instead.
+( rc=0; "$CLI" node claim --registry "$REG user=postgres" --host-id sync-host --data-directory /sync \
+    --write "$WORK/sync.conf" >"$WORK/sync_claim.out" 2>&1 || rc=$?; echo $rc >"$WORK/sync_claim.rc" ) &
+claimer=$!
+waiting=""
+for _ in $(seq 100); do
+  waiting=$(q reg -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'locality-uuid' AND wait_event = 'SyncRep'")
+  [ -n "$waiting" ] && break; sleep 0.2
+done
+q reg -c "SELECT pg_cancel_backend(${waiting:-0})" >/dev/null
+wait $claimer || true
+check "a claim the registry warned about is not used (backend $waiting cancelled, exit $(cat "$WORK/sync_claim.rc")): $(cat "$WORK/sync_claim.out")" \
+  '[ -n "$waiting" ] && [ "$(cat "$WORK/sync_claim.rc")" = 1 ] && [ ! -e "$WORK/sync.conf" ] &&
+   grep -q "the registry warned while it committed, so nothing it returned is used: canceling wait for synchronous replication" "$WORK/sync_claim.out"'
+# A lease the same way: not used, the next one is.
 before=$(leases_of "$WORK/o")
 pgctl o restart -m fast
 waiting=""
@@ -677,26 +759,72 @@ for _ in $(seq 50); do
 done
 check "the lease the registry warned about is not used (backend $waiting cancelled): $out" \
   '[ -n "$waiting" ] && [[ $out == *"the registry warned while it leased, so the lease is not used: canceling wait for synchronous replication"* ]]'
-# A claim the same way (node claim pins synchronous_commit on for its
-# commit, and a WARNING fails it): nothing written, exit 1.
-( rc=0; "$CLI" node claim --registry "$REG user=postgres" --host-id sync-host --data-directory /sync \
-    --write "$WORK/sync.conf" >"$WORK/sync_claim.out" 2>&1 || rc=$?; echo $rc >"$WORK/sync_claim.rc" ) &
-claimer=$!
-waiting=""
-for _ in $(seq 100); do
-  waiting=$(q reg -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'locality-uuid' AND wait_event = 'SyncRep'")
-  [ -n "$waiting" ] && break; sleep 0.2
-done
-q reg -c "SELECT pg_cancel_backend(${waiting:-0})" >/dev/null
-wait $claimer || true
-check "a claim the registry warned about is not used (backend $waiting cancelled, exit $(cat "$WORK/sync_claim.rc")): $(cat "$WORK/sync_claim.out")" \
-  '[ -n "$waiting" ] && [ "$(cat "$WORK/sync_claim.rc")" = 1 ] && [ ! -e "$WORK/sync.conf" ] &&
-   grep -q "the registry warned while it committed, so nothing it returned is used: canceling wait for synchronous replication" "$WORK/sync_claim.out"'
 q reg -c "ALTER SYSTEM RESET synchronous_standby_names" -c "SELECT pg_reload_conf()" >/dev/null
 got=""
 for _ in $(seq 200); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.2; done
 check "... the next attempt's lease is (node $got, not the wasted $wasted; $(( $(leases_of "$WORK/o") - before )) leases for this start)" \
   '[ -n "$got" ] && [ "$got" != "$wasted" ] && [ $(( $(leases_of "$WORK/o") - before )) = 2 ]'
+
+echo; echo "== a lease behind a transaction pooler that resets sessions"
+# Behind a transaction pooler that resets every server connection after
+# each transaction (PgBouncer, pool_mode = transaction, DISCARD ALL), with
+# the leaser's own default synchronous_commit = off: the worker's session
+# pins are gone by its lease statement, which pins the setting again for
+# its own transaction, so the lease still waits for the synchronous
+# standby (review item 9; before, it committed at once, unreplicated).
+if [ "${LOCALITY_CHROOT:-0}" = 1 ] && ! [ -x /usr/sbin/pgbouncer ]; then
+  echo "(the pooler case runs on this machine's major: scripts/test.sh installs PgBouncer there)"
+else
+  [ -x /usr/sbin/pgbouncer ] || ensure_packages_without_services pgbouncer >/dev/null ||
+    { echo "FAIL: could not install pgbouncer"; exit 1; }
+  mkdir -p "$WORK/pgb"
+  pgb_port=$(free_port)
+  cat >"$WORK/pgb/pgbouncer.ini" <<INI
+[databases]
+postgres = host=$WORK port=${PORT[reg]} dbname=postgres
+[pgbouncer]
+listen_addr =
+unix_socket_dir = $WORK/pgb
+listen_port = $pgb_port
+auth_type = trust
+auth_file = $WORK/pgb/users.txt
+pool_mode = transaction
+server_reset_query = DISCARD ALL
+server_reset_query_always = 1
+logfile = $WORK/pgb/pgbouncer.log
+pidfile = $WORK/pgb/pgbouncer.pid
+INI
+  printf '"leaser" ""\n"postgres" ""\n' >"$WORK/pgb/users.txt"
+  chown -R postgres "$WORK/pgb"
+  as_postgres /usr/sbin/pgbouncer -d "$WORK/pgb/pgbouncer.ini"
+  for _ in $(seq 50); do [ -S "$WORK/pgb/.s.PGSQL.$pgb_port" ] && break; sleep 0.1; done
+  q reg -c "ALTER ROLE leaser SET synchronous_commit = off" \
+    -c "ALTER SYSTEM SET synchronous_standby_names = 'ghost'" -c "SELECT pg_reload_conf()" >/dev/null
+  pooled=$(as_postgres "$BIN/psql" -XAt -h "$WORK/pgb" -p "$pgb_port" -U leaser -d postgres \
+    -c "SELECT pg_catalog.set_config('synchronous_commit', 'on', false)" -c "SHOW synchronous_commit" 2>&1 | tail -n 1) || true
+  echo "locality_uuid.registry = 'host=$WORK/pgb port=$pgb_port dbname=postgres user=leaser'" >>"$WORK/o/postgresql.conf"
+  pgctl o restart -m fast
+  waiting=""
+  for _ in $(seq 100); do
+    waiting=$(q reg -c "SELECT pid FROM pg_stat_activity WHERE usename = 'leaser' AND wait_event = 'SyncRep'")
+    [ -n "$waiting" ] && break; sleep 0.2
+  done
+  q reg -c "SELECT pg_cancel_backend(${waiting:-0})" >/dev/null
+  for _ in $(seq 50); do
+    out=$(error_of o "SELECT locality_uuid()")
+    [[ $out == *"warned while it leased"* ]] && break; sleep 0.2
+  done
+  check "behind a pooler that resets sessions (a session's setting there, one transaction later: $pooled), the lease still waits for the synchronous standby (backend $waiting) and, cancelled, is not used: $out" \
+    '[ "$pooled" = off ] && [ -n "$waiting" ] && [[ $out == *"the registry warned while it leased, so the lease is not used: canceling wait for synchronous replication"* ]]'
+  q reg -c "ALTER SYSTEM RESET synchronous_standby_names" -c "SELECT pg_reload_conf()" >/dev/null
+  got=""
+  for _ in $(seq 200); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.2; done
+  check "... and with no synchronous standby asked for, the next attempt through the pooler leases (node $got)" '[ -n "$got" ]'
+  sed -i '$d' "$WORK/o/postgresql.conf"
+  q reg -c "ALTER ROLE leaser RESET synchronous_commit" >/dev/null
+  kill "$(cat "$WORK/pgb/pgbouncer.pid")" 2>/dev/null || true
+  pgctl o restart -m fast; wait_lease o
+fi
 
 # --- a registry the servers must not trust ------------------------------------------
 echo; echo "== a registry another role may write"

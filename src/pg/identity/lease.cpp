@@ -448,9 +448,202 @@ void registry_identity_of(const char *comment, char *identity, size_t size) {
     strlcpy(identity, id, size);
 }
 
-// One attempt: connect, pin the path, check the registry can be trusted
-// (registry_sql.hpp: owned by locality_uuid.registry_owner, or the login,
-// alone; the unique constraints in place; this layout), take the lease,
+// The steps of one attempt over an open connection, in order; each
+// returns false with the reason in error (a query's own, or the check's).
+// Every PGresult is cleared before its step returns.
+
+// Pins the session (whatever the registry's role or database sets, and
+// again in the lease's own statement: lease_from) and reads the login's
+// name, for the trust check where locality_uuid.registry_owner is empty.
+bool pin_session(PGconn *conn, TimestampTz deadline, char *login, size_t login_size, bool *may_read_control,
+                 char *error, size_t size) {
+    // synchronous_commit on: a lease acknowledged before it is durable (and
+    // on a synchronous standby) could be handed out again after the
+    // registry's crash or failover.
+    PGresult *r = run(conn,
+                      "SELECT pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false), "
+                      "pg_catalog.set_config('statement_timeout', '30s', false), "
+                      "pg_catalog.current_user()::pg_catalog.text, "
+                      "pg_catalog.set_config('synchronous_commit', 'on', false), "
+                      "pg_catalog.has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE')",
+                      0, nullptr, deadline, error, size);
+    if (r == nullptr) return false;
+    strlcpy(login, PQgetvalue(r, 0, 2), login_size);
+    *may_read_control = strcmp(PQgetvalue(r, 0, 4), "t") == 0;
+    PQclear(r);
+    return true;
+}
+
+// A registry in this server's own cluster is refused: every snapshot,
+// clone, backup and standby of this server carries it, and restored or
+// reverted with it, it hands out again the very values its lost timeline
+// leased. Told by the registry's system identifier, where the leaser may
+// read it (PUBLIC may, unless revoked; its own statement: EXECUTE is
+// checked when a statement is planned, whatever a CASE would skip).
+bool registry_is_elsewhere(PGconn *conn, TimestampTz deadline, bool may_read_control, char *error, size_t size) {
+    if (!may_read_control) return true;
+    PGresult *r = run(conn, "SELECT c.system_identifier::pg_catalog.text FROM pg_catalog.pg_control_system() c", 0,
+                      nullptr, deadline, error, size);
+    if (r == nullptr) return false;
+    char own_system[32];
+    snprintf(own_system, sizeof own_system, INT64_FORMAT, static_cast<int64>(GetSystemIdentifier()));  // (signed, as bigint)
+    const bool own = strcmp(PQgetvalue(r, 0, 0), own_system) == 0;
+    PQclear(r);
+    if (own)
+        set_error(error, size, "refusing the registry: it is in this server's own cluster",
+                  "its system identifier is this server's (or its primary's); every snapshot, clone or restore "
+                  "of this server carries it and would lease again what it leased: keep the registry on a "
+                  "server outside what is copied with the fleet");
+    return !own;
+}
+
+// The registry's schema is there, owned by owner, with this library's
+// layout.
+bool registry_layout_holds(PGconn *conn, TimestampTz deadline, const char *owner, char *error, size_t size) {
+    PGresult *r = run(conn,
+                      "SELECT pg_catalog.obj_description(n.oid, 'pg_namespace'), pg_catalog.pg_get_userbyid(n.nspowner) "
+                      "FROM pg_catalog.pg_namespace n WHERE n.nspname OPERATOR(pg_catalog.=) 'locality_uuid_registry'",
+                      0, nullptr, deadline, error, size);
+    if (r == nullptr) return false;
+    if (PQntuples(r) != 1) {
+        PQclear(r);
+        set_error(error, size, "there is no registry in that database", "locality-uuid fleet registry creates it");
+        return false;
+    }
+    char layout[64], found_layout[128], found_owner[NAMEDATALEN * 2];
+    snprintf(layout, sizeof layout, "locality_uuid registry, layout %d", locality_registry::kRegistryLayout);
+    strlcpy(found_layout, PQgetvalue(r, 0, 0), sizeof found_layout);
+    strlcpy(found_owner, PQgetvalue(r, 0, 1), sizeof found_owner);
+    PQclear(r);
+    if (strcmp(found_owner, owner) != 0) {
+        char detail[sizeof found_owner * 2 + 64];
+        snprintf(detail, sizeof detail, "it is owned by role %s, not %s (locality_uuid.registry_owner)", found_owner,
+                 owner);
+        set_error(error, size, "refusing the registry", detail);
+        return false;
+    }
+    if (strcmp(found_layout, layout) == 0) return true;
+    // "..., layout N" with another N, or no layout comment at all.
+    const size_t stem = strlen(layout) - 1;
+    const int found = strncmp(found_layout, layout, stem) == 0 ? atoi(found_layout + stem) : 0;
+    char detail[sizeof found_layout + 96];
+    if (found > locality_registry::kRegistryLayout)
+        snprintf(detail, sizeof detail, "it has layout %d, newer than this library's %d: install this "
+                 "library's newer version", found, locality_registry::kRegistryLayout);
+    else
+        snprintf(detail, sizeof detail, "it has %s, this library needs layout %d: run locality-uuid fleet "
+                 "registry of this version once as its owner", found > 0 ? found_layout + strlen("locality_uuid registry, ") : "no layout",
+                 locality_registry::kRegistryLayout);
+    set_error(error, size, "the registry's layout is not this library's", detail);
+    return false;
+}
+
+// No role but the owner may write, lock or own what the registry holds,
+// and its unique constraints are in place (registry_sql.hpp, kTrustSql).
+bool registry_is_owners_alone(PGconn *conn, TimestampTz deadline, const char *owner, char *error, size_t size) {
+    const char *params[] = {owner, "true"};  // (and the structure too: kTrustSql's $2)
+    PGresult *r = run(conn, locality_registry::kTrustSql, 2, params, deadline, error, size);
+    if (r == nullptr) return false;
+    const bool alone = PQntuples(r) == 0;
+    if (!alone) {
+        char detail[384];
+        snprintf(detail, sizeof detail, "%s%s", PQgetvalue(r, 0, 0), PQntuples(r) > 1 ? "; ..." : "");
+        set_error(error, size, "refusing the registry: it is not its owner's alone", detail);
+    }
+    PQclear(r);
+    return alone;
+}
+
+// The registry's identity, read through the catalogs (no privilege on the
+// sequence needed): "" for a registry without one.
+bool read_registry_identity(PGconn *conn, TimestampTz deadline, char *identity, size_t identity_size, char *error,
+                            size_t size) {
+    PGresult *r = run(conn,
+                      "SELECT coalesce(pg_catalog.obj_description(c.oid, 'pg_class'), '') FROM pg_catalog.pg_class c "
+                      "JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
+                      "WHERE n.nspname OPERATOR(pg_catalog.=) 'locality_uuid_registry' "
+                      "AND c.relname OPERATOR(pg_catalog.=) 'node_values'",
+                      0, nullptr, deadline, error, size);
+    if (r == nullptr) return false;
+    const char *comment = PQntuples(r) == 1 ? PQgetvalue(r, 0, 0) : "";
+    registry_identity_of(comment, identity, identity_size);
+    // A comment that says it is an identity and is not one (edited by
+    // hand, cut short): this registry is then known by its address alone.
+    const bool malformed = identity[0] == '\0' && strncmp(comment, locality_registry::kIdentityCommentPrefix,
+                                                          strlen(locality_registry::kIdentityCommentPrefix)) == 0;
+    char shown[80];
+    strlcpy(shown, comment, sizeof shown);
+    PQclear(r);
+    if (malformed)
+        ereport(LOG, (errmsg("locality_uuid: the registry's identity is malformed: \"%s\"", shown),
+                      errdetail("Leases from it are checked against its address alone, not its identity "
+                                "(doc/fleets.md, \"Restoring or failing over the registry\")."),
+                      errhint("As the registry's owner, put back the comment a dump or backup of it holds.")));
+    return true;
+}
+
+// The lease itself: one statement, one transaction, with
+// synchronous_commit pinned again for that transaction (set_config's
+// is_local): behind a transaction pooler the session's pins may have been
+// made on another server connection, or reset (DISCARD ALL) since. The
+// commit reads the setting after the statement, whichever of its function
+// scans ran first; the answer says what it was. The answer is checked
+// before it is used.
+bool lease_from(PGconn *conn, TimestampTz deadline, RegistryWarning *warning, int32 *node, char *name,
+                size_t name_size, char *error, size_t size) {
+    Binding here;
+    current_binding(&here);
+    if (here.host[0] == '\0') {
+        set_error(error, size, "this host's identity cannot be read", here.host_source);
+        return false;
+    }
+    char label[512], sysid[32];
+    current_host_label(label, sizeof label);
+    snprintf(sysid, sizeof sysid, UINT64_FORMAT, static_cast<uint64>(GetSystemIdentifier()));
+    const char *params[] = {here.host, label, here.data_directory, sysid, timestamptz_to_str(state->started_at)};
+    PQsetNoticeReceiver(conn, note_warning, warning);
+    PGresult *r = run(conn,
+                      "SELECT l.node_id, l.machine_name, l.machine_bytes, "
+                      "pg_catalog.current_setting('synchronous_commit') "
+                      "FROM pg_catalog.set_config('synchronous_commit', 'on', true) AS pin, "
+                      "locality_uuid_registry.lease($1, $2, $3, $4, $5::pg_catalog.timestamptz) l",
+                      5, params, deadline, error, size);
+    if (r == nullptr) {
+        // The node values' sequence at its end (nextval's 2200H).
+        if (strncmp(error, "2200H:", 6) == 0)
+            set_error(error, size, "the registry has no node value left",
+                      "all 268435455 are drawn, and nothing gives values back (doc/fleets.md, \"The budget\")");
+        return false;
+    }
+    bool ok = false;
+    const char *why = nullptr;
+    if (warning->seen) {
+        set_error(error, size, "the registry warned while it leased, so the lease is not used", warning->message);
+    } else if (PQntuples(r) != 1) {
+        set_error(error, size, "the registry's lease returned no row", nullptr);
+    } else if (strcmp(PQgetvalue(r, 0, 3), "on") != 0) {
+        char detail[128];
+        snprintf(detail, sizeof detail, "synchronous_commit was %s for its commit, not on", PQgetvalue(r, 0, 3));
+        set_error(error, size, "the registry's lease may not be durable, so it is not used", detail);
+    } else {
+        char *end = nullptr;
+        const long long got = strtoll(PQgetvalue(r, 0, 0), &end, 10);
+        if (*end != '\0' || !locality_registry::answer_holds(got, PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 2), &why)) {
+            set_error(error, size, "the registry's lease cannot be used", why != nullptr ? why : "no number");
+        } else {
+            *node = static_cast<int32>(got);
+            strlcpy(name, PQgetvalue(r, 0, 1), name_size);
+            ok = true;
+        }
+    }
+    PQclear(r);
+    return ok;
+}
+
+// One attempt: connect, pin the session, check the registry can be
+// trusted (not in this server's own cluster; owned by
+// locality_uuid.registry_owner, or the login, alone; its unique
+// constraints in place; this layout), read its identity, take the lease,
 // check the answer. True with the lease in *node and *name, and the
 // registry's identity (or "") in *identity.
 bool take_lease(int32 *node, char *name, size_t name_size, char *identity, size_t identity_size, char *error,
@@ -468,145 +661,16 @@ bool take_lease(int32 *node, char *name, size_t name_size, char *identity, size_
         return false;
     }
     const TimestampTz deadline = GetCurrentTimestamp() + 30 * USECS_PER_SEC;
-    bool ok = false;
-    RegistryWarning warning;
-    PGresult *r = run(conn,
-                      // synchronous_commit on whatever the registry's role or database says: a
-                      // lease acknowledged before it is durable (and on a synchronous standby)
-                      // could be handed out again after the registry's crash or failover.
-                      "SELECT pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false), "
-                      "pg_catalog.set_config('statement_timeout', '30s', false), "
-                      "pg_catalog.current_user()::pg_catalog.text, "
-                      "pg_catalog.set_config('synchronous_commit', 'on', false), "
-                      "pg_catalog.has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE')",
-                      0, nullptr, deadline, error, size);
-    // The registry's system identifier where the leaser may read it (PUBLIC
-    // may, unless revoked; its own statement: EXECUTE is checked when a
-    // statement is planned, whatever a CASE would skip): a registry in this
-    // server's own cluster is refused. A bigint there, signed.
-    char registry_system[32] = "";
-    if (r != nullptr && strcmp(PQgetvalue(r, 0, 4), "t") == 0) {
-        PGresult *c = run(conn, "SELECT c.system_identifier::pg_catalog.text FROM pg_catalog.pg_control_system() c", 0,
-                          nullptr, deadline, error, size);
-        if (c == nullptr) {
-            PQclear(r);
-            r = nullptr;
-        } else {
-            strlcpy(registry_system, PQgetvalue(c, 0, 0), sizeof registry_system);
-            PQclear(c);
-        }
-    }
-    char own_system[32];
-    snprintf(own_system, sizeof own_system, INT64_FORMAT, static_cast<int64>(GetSystemIdentifier()));
-    if (r != nullptr && strcmp(registry_system, own_system) == 0) {
-        // Every snapshot, clone, backup and standby of this server carries
-        // that registry: restored or reverted with it, it hands out again
-        // the very values its lost timeline leased.
-        PQclear(r);
-        r = nullptr;
-        set_error(error, size, "refusing the registry: it is in this server's own cluster",
-                  "its system identifier is this server's (or its primary's); every snapshot, clone or restore "
-                  "of this server carries it and would lease again what it leased: keep the registry on a "
-                  "server outside what is copied with the fleet");
-    }
-    if (r != nullptr) {
-        char owner[NAMEDATALEN * 2];
-        const char *configured = setting_registry_owner != nullptr ? setting_registry_owner : "";
-        strlcpy(owner, configured[0] != '\0' ? configured : PQgetvalue(r, 0, 2), sizeof owner);
-        PQclear(r);
-        const char *owner_param[] = {owner, "true"};  // (and the structure too: kTrustSql's $2)
-        r = run(conn,
-                "SELECT pg_catalog.obj_description(n.oid, 'pg_namespace'), pg_catalog.pg_get_userbyid(n.nspowner) "
-                "FROM pg_catalog.pg_namespace n WHERE n.nspname OPERATOR(pg_catalog.=) 'locality_uuid_registry'",
-                0, nullptr, deadline, error, size);
-        char layout[64];
-        snprintf(layout, sizeof layout, "locality_uuid registry, layout %d", locality_registry::kRegistryLayout);
-        const char *found_layout = r != nullptr && PQntuples(r) == 1 ? PQgetvalue(r, 0, 0) : "";
-        const int found = strncmp(found_layout, layout, strlen(layout) - 1) == 0 ? atoi(found_layout + strlen(layout) - 1) : 0;
-        if (r != nullptr && PQntuples(r) != 1) {
-            set_error(error, size, "there is no registry in that database", "locality-uuid fleet registry creates it");
-        } else if (r != nullptr && strcmp(PQgetvalue(r, 0, 1), owner) != 0) {
-            char detail[256];
-            snprintf(detail, sizeof detail, "it is owned by role %s, not %s (locality_uuid.registry_owner)",
-                     PQgetvalue(r, 0, 1), owner);
-            set_error(error, size, "refusing the registry", detail);
-        } else if (r != nullptr && strcmp(found_layout, layout) != 0) {
-            char detail[160];
-            if (found > locality_registry::kRegistryLayout)
-                snprintf(detail, sizeof detail, "it has layout %d, newer than this library's %d: install this "
-                         "library's newer version", found, locality_registry::kRegistryLayout);
-            else
-                snprintf(detail, sizeof detail, "it has %s, this library needs layout %d: run locality-uuid fleet "
-                         "registry of this version once as its owner", found > 0 ? found_layout + strlen("locality_uuid registry, ") : "no layout",
-                         locality_registry::kRegistryLayout);
-            set_error(error, size, "the registry's layout is not this library's", detail);
-        } else if (r != nullptr) {
-            PQclear(r);
-            r = run(conn, locality_registry::kTrustSql, 2, owner_param, deadline, error, size);
-            if (r != nullptr && PQntuples(r) > 0) {
-                char detail[384];
-                snprintf(detail, sizeof detail, "%s%s", PQgetvalue(r, 0, 0), PQntuples(r) > 1 ? "; ..." : "");
-                set_error(error, size, "refusing the registry: it is not its owner's alone", detail);
-            } else if (r != nullptr) {
-                PQclear(r);
-                // Its identity (read through the catalogs: no privilege on
-                // the sequence needed).
-                r = run(conn,
-                        "SELECT coalesce(pg_catalog.obj_description(c.oid, 'pg_class'), '') FROM pg_catalog.pg_class c "
-                        "JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
-                        "WHERE n.nspname OPERATOR(pg_catalog.=) 'locality_uuid_registry' "
-                        "AND c.relname OPERATOR(pg_catalog.=) 'node_values'",
-                        0, nullptr, deadline, error, size);
-                if (r != nullptr && PQntuples(r) == 1) registry_identity_of(PQgetvalue(r, 0, 0), identity, identity_size);
-                const bool identity_read = r != nullptr;  // (else error says why; without it, no lease)
-                if (r != nullptr) PQclear(r);
-                r = nullptr;
-                // The lease itself: one statement, one transaction.
-                Binding here;
-                current_binding(&here);
-                char label[512], sysid[32];
-                current_host_label(label, sizeof label);
-                snprintf(sysid, sizeof sysid, UINT64_FORMAT, static_cast<uint64>(GetSystemIdentifier()));
-                const char *params[] = {here.host, label, here.data_directory, sysid, timestamptz_to_str(state->started_at)};
-                if (!identity_read) {
-                    // (error: the query's)
-                } else if (here.host[0] == '\0') {
-                    set_error(error, size, "this host's identity cannot be read", here.host_source);
-                    r = nullptr;
-                } else {
-                    PQsetNoticeReceiver(conn, note_warning, &warning);
-                    r = run(conn,
-                            "SELECT l.node_id, l.machine_name, l.machine_bytes "
-                            "FROM locality_uuid_registry.lease($1, $2, $3, $4, $5::pg_catalog.timestamptz) l",
-                            5, params, deadline, error, size);
-                    // The node values' sequence at its end (nextval's 2200H).
-                    if (r == nullptr && strncmp(error, "2200H:", 6) == 0)
-                        set_error(error, size, "the registry has no node value left",
-                                  "all 268435455 are drawn, and nothing gives values back (doc/fleets.md, \"The "
-                                  "budget\")");
-                }
-                const char *why = nullptr;
-                if (r != nullptr && warning.seen) {
-                    set_error(error, size, "the registry warned while it leased, so the lease is not used",
-                              warning.message);
-                } else if (r != nullptr && PQntuples(r) != 1) {
-                    set_error(error, size, "the registry's lease returned no row", nullptr);
-                } else if (r != nullptr) {
-                    char *end = nullptr;
-                    const long long got = strtoll(PQgetvalue(r, 0, 0), &end, 10);
-                    if (*end != '\0' ||
-                        !locality_registry::answer_holds(got, PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 2), &why)) {
-                        set_error(error, size, "the registry's lease cannot be used", why != nullptr ? why : "no number");
-                    } else {
-                        *node = static_cast<int32>(got);
-                        strlcpy(name, PQgetvalue(r, 0, 1), name_size);
-                        ok = true;
-                    }
-                }
-            }
-        }
-        if (r != nullptr) PQclear(r);
-    }
+    char login[NAMEDATALEN * 2];
+    bool may_read_control = false;
+    RegistryWarning warning;  // (libpq's notice receiver holds it until PQfinish)
+    const char *configured = setting_registry_owner != nullptr ? setting_registry_owner : "";
+    const bool ok = pin_session(conn, deadline, login, sizeof login, &may_read_control, error, size) &&
+                    registry_is_elsewhere(conn, deadline, may_read_control, error, size) &&
+                    registry_layout_holds(conn, deadline, configured[0] != '\0' ? configured : login, error, size) &&
+                    registry_is_owners_alone(conn, deadline, configured[0] != '\0' ? configured : login, error, size) &&
+                    read_registry_identity(conn, deadline, identity, identity_size, error, size) &&
+                    lease_from(conn, deadline, &warning, node, name, name_size, error, size);
     PQfinish(conn);
     ReleaseExternalFD();
     return ok;
@@ -731,8 +795,50 @@ void request_lease() {
     RegisterBackgroundWorker(&worker);
 }
 
+// The lease a crash restart forgets because the data directory went back
+// under the postmaster: its lease record went back with it, and may not
+// hold this lease. Recorded again (raising only, keeping the entry's
+// registry identity), so the next lease goes above it even if the registry
+// went back too. A record that cannot be read is left to the worker, whose
+// read stops leases with its error.
+void record_forgotten_lease(int32 node, const char *machine_name) {
+    LeaseRecord record;
+    const LeaseRecordRead read = read_lease_record(&record);
+    if (read != LeaseRecordRead::ok && read != LeaseRecordRead::missing) return;
+    char registry[sizeof record.entries[0].registry];
+    describe_registry(registry, sizeof registry);
+    for (char *c = registry; *c != '\0'; ++c)
+        if (*c == '\n' || *c == '\r') *c = '?';
+    const LeaseEntry *held = highest_lease_for(record, registry, "");
+    if (held != nullptr && held->node >= node) return;
+    LeaseEntry lease = held != nullptr ? *held : LeaseEntry{};
+    strlcpy(lease.registry, registry, sizeof lease.registry);
+    lease.node = node;
+    strlcpy(lease.machine_name, machine_name, sizeof lease.machine_name);
+    lease.at = static_cast<int64>(time(nullptr));
+    record_lease(&record, lease);
+    if (write_lease_record(record))
+        ereport(LOG, (errmsg("locality_uuid: the lease this postmaster leaves (node value %d) is recorded in \"%s\": "
+                             "the next one goes above it",
+                             node, kLeaseRecordFile)));
+    else
+        ereport(WARNING, (errcode_for_file_access(),
+                          errmsg("locality_uuid: could not record the lease this postmaster leaves (node value %d) "
+                                 "in \"%s\": %m",
+                                 node, kLeaseRecordFile),
+                          errdetail("The next lease is checked against the record as the data directory holds it.")));
+}
+
 void forget_kept_lease(const char *why) {
     const bool had = kept_lease.kept || held_from_kept;
+    if (had) {
+        // (The kept lease, or this shared memory's copy of it: the same.)
+        const bool in_state = held_from_kept && state != nullptr;
+        char name[sizeof kept_lease.machine_name];
+        strlcpy(name, in_state ? state->machine_name : kept_lease.machine_name, sizeof name);
+        ereport(LOG, (errmsg("locality_uuid: this start takes a new lease after the crash restart: %s", why)));
+        record_forgotten_lease(in_state ? state->node : kept_lease.node, name);
+    }
     kept_lease.kept = false;
     if (held_from_kept && state != nullptr) {
         // No process but the postmaster yet: nothing has read it.
@@ -741,8 +847,6 @@ void forget_kept_lease(const char *why) {
         state->machine_name[0] = state->source[0] = '\0';
         held_from_kept = false;
     }
-    if (had)
-        ereport(LOG, (errmsg("locality_uuid: this start takes a new lease after the crash restart: %s", why)));
 }
 
 bool lease_held() { return read_held(); }

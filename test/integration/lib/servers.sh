@@ -49,6 +49,8 @@ stop_servers_under() {
   local d
   for d in "$1"/*/; do
     [ -f "$d/postmaster.pid" ] && as_postgres "$BIN/pg_ctl" -D "$d" -m immediate stop >/dev/null 2>&1
+    # (a PgBouncer a suite started there: leases.sh)
+    [ -f "$d/pgbouncer.pid" ] && kill "$(cat "$d/pgbouncer.pid")" 2>/dev/null
   done
   return 0
 }
