@@ -219,8 +219,8 @@ prepare_chroot() {
   # mounts in its working directory vanish with it, also when it is killed
   # (they stayed behind in /tmp before). An emulated architecture's
   # packages are configured under qemu: on 2 busy cores that took over 30
-  # minutes, hence the hour.
-  timeout 3600 unshare --mount --propagation private \
+  # minutes, and beside a cold run's suites 57 (arm64), hence an hour and a half.
+  timeout 5400 unshare --mount --propagation private \
     mmdebstrap -q --format=tar "${args[@]}" "${suite_mirror[0]}" "$part" "${suite_mirror[1]}" ||
     { rm -f "$part"; return 1; }
   mv "$part" "$tarball"
