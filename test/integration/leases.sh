@@ -723,6 +723,14 @@ check "ALTER SYSTEM refuses a string libpq cannot parse (exit $rc; one it can pa
 # for a synchronous standby that never comes, the wait is cancelled, and
 # PostgreSQL answers with a WARNING and the row. A failover could lose that
 # row and hand the value out again: the worker must not use it.
+# warned_lease_refused: o's id error once the worker refused a lease the
+# registry warned about (in $out; at most 10 s).
+warned_lease_refused() {
+  for _ in $(seq 50); do
+    out=$(error_of o "SELECT locality_uuid()")
+    [[ $out == *"warned while it leased"* ]] && break; sleep 0.2
+  done
+}
 echo; echo "== a lease whose synchronous replication was cancelled"
 q reg -c "ALTER SYSTEM SET synchronous_standby_names = 'ghost'" -c "SELECT pg_reload_conf()" >/dev/null
 # A claim (node claim pins synchronous_commit on for its commit, and a
@@ -810,10 +818,7 @@ INI
     [ -n "$waiting" ] && break; sleep 0.2
   done
   q reg -c "SELECT pg_cancel_backend(${waiting:-0})" >/dev/null
-  for _ in $(seq 50); do
-    out=$(error_of o "SELECT locality_uuid()")
-    [[ $out == *"warned while it leased"* ]] && break; sleep 0.2
-  done
+  warned_lease_refused
   check "behind a pooler that resets sessions (a session's setting there, one transaction later: $pooled), the lease still waits for the synchronous standby (backend $waiting) and, cancelled, is not used: $out" \
     '[ "$pooled" = off ] && [ -n "$waiting" ] && [[ $out == *"the registry warned while it leased, so the lease is not used: canceling wait for synchronous replication"* ]]'
   q reg -c "ALTER SYSTEM RESET synchronous_standby_names" -c "SELECT pg_reload_conf()" >/dev/null
