@@ -34,6 +34,7 @@
 #   LOCALITY_ARCHES="s390x" bash scripts/test.sh   only these architectures
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+. "$ROOT/scripts/cpu.sh"
 
 mode=all
 case "${1:-}" in
@@ -49,16 +50,19 @@ passed=0
 failed=0
 failures=()
 timings=()   # "SECONDS NAME" of every suite, for the slowest ten
+cpu_timings=()  # "CPU-SECONDS NAME" of every suite measured (scripts/cpu.sh)
 LOGS=${LOCALITY_LOGS:-$(mktemp -d /tmp/locality-uuid-tests.XXXXXX)}
 RUN_START=$SECONDS
 
-record() {  # record ok|FAILED NAME SECONDS [LOG]
+record() {  # record ok|FAILED NAME SECONDS [CPU-SECONDS]
+  local cpu=${4:-}
   timings+=("$3 $2")
+  [ -z "$cpu" ] || cpu_timings+=("$cpu $2")
   if [ "$1" = ok ]; then
-    passed=$((passed + 1)); printf 'ok     %-34s %4ds\n' "$2" "$3"
+    passed=$((passed + 1)); printf 'ok     %-34s %4ds%s\n' "$2" "$3" "${cpu:+  cpu $(printf '%4d' "$cpu")s}"
   else
     failed=$((failed + 1)); failures+=("$2")
-    printf 'FAILED %-34s %4ds\n' "$2" "$3"
+    printf 'FAILED %-34s %4ds%s\n' "$2" "$3" "${cpu:+  cpu $(printf '%4d' "$cpu")s}"
   fi
 }
 
@@ -87,12 +91,14 @@ in_this_lane() {
 suite() {
   in_this_lane "$1" || return 0
   local name="$SUITE_PREFIX/$1"; shift
-  local start=$SECONDS log="$LOGS/${name//\//-}.log" f
+  local start=$SECONDS log="$LOGS/${name//\//-}.log" f cpu
   export LOCALITY_KEEP_LOGS="$LOGS/${name//\//-}.servers"
-  if "$@" >"$log" 2>&1; then
-    record ok "$name" $((SECONDS - start))
+  if with_cpu_account "$log.cpu" "$@" >"$log" 2>&1; then
+    cpu=$(cat "$log.cpu")
+    record ok "$name" $((SECONDS - start)) "$cpu"
   else
-    record FAILED "$name" $((SECONDS - start))
+    cpu=$(cat "$log.cpu")
+    record FAILED "$name" $((SECONDS - start)) "$cpu"
     # What the suite said failed first (the end of its output may be a
     # server's log), then the end of it.
     grep -m 20 -E '^(FAIL|not ok|ERROR)' "$log" | sed 's/^/    ! /'
@@ -118,6 +124,10 @@ summary() {
   if [ ${#timings[@]} -gt 0 ] && [ "$mode" != this-major ] && [ "$mode" != lane ]; then
     echo "slowest suites:"
     printf '%s\n' "${timings[@]}" | sort -rn | head -n 10 | awk '{printf "  %5ds  %s\n", $1, $2}'
+    if [ ${#cpu_timings[@]} -gt 0 ]; then
+      echo "most CPU (user + system, the suite and every process it started; this machine's suites):"
+      printf '%s\n' "${cpu_timings[@]}" | sort -rn | head -n 10 | awk '{printf "  %5ds  %s\n", $1, $2}'
+    fi
     echo "total: $(( (SECONDS - RUN_START) / 60 )) min $(( (SECONDS - RUN_START) % 60 )) s"
   fi
   [ $failed -eq 0 ] || echo "failed suites: ${failures[*]}"
@@ -269,6 +279,8 @@ if [ "$mode" = quick ]; then
 fi
 
 . "$ROOT/scripts/chroot.sh" || { echo "scripts/chroot.sh did not load" >&2; exit 1; }
+# (What the whole run uses: scripts/cpu.sh; printed at its end.)
+cpu_account_run
 ensure_packages "${BUILD_PACKAGES[@]}" || exit 1
 # shellcheck disable=SC2046
 ensure_packages $(host_test_packages) mmdebstrap iproute2 || exit 1
@@ -307,13 +319,10 @@ fi
 # and they overlap. Each writes $LOGS/made-TARGET: "ok|failed SECONDS
 # cached|new".
 prepare_one() {
-  local t=$1 start=$SECONDS how=new
+  local t=$1 start=$SECONDS how=new status=ok
   [ -s "$(chroot_tarball "$t")" ] && how=cached
-  if prepare_chroot "$t" >>"$LOGS/prepare-$t.log" 2>&1; then
-    echo "ok $((SECONDS - start)) $how" >"$LOGS/made-$t.part"
-  else
-    echo "failed $((SECONDS - start)) $how" >"$LOGS/made-$t.part"
-  fi
+  with_cpu_account "$LOGS/cpu-made-$t" prepare_chroot "$t" >>"$LOGS/prepare-$t.log" 2>&1 || status=failed
+  echo "$status $((SECONDS - start)) $how" >"$LOGS/made-$t.part"
   mv "$LOGS/made-$t.part" "$LOGS/made-$t"
 }
 # (Each in a subshell that says "failed" for it if it dies without a word:
@@ -357,7 +366,7 @@ chroot_runner() {
     read -r status _ _ <"$LOGS/made-$t"
     if [ "$status" != ok ]; then echo "prepare 0" >"$LOGS/chroot-$t.rc"; continue; fi
     start=$SECONDS rc=0
-    run_in_chroot "$t" >"$LOGS/chroot-$t.out" 2>&1 || rc=$?
+    with_cpu_account "$LOGS/cpu-chroot-$t" run_in_chroot "$t" >"$LOGS/chroot-$t.out" 2>&1 || rc=$?
     echo "$rc $((SECONDS - start))" >"$LOGS/chroot-$t.rc.part" && mv "$LOGS/chroot-$t.rc.part" "$LOGS/chroot-$t.rc"
   done
 }
@@ -379,10 +388,19 @@ start_lane() {
   dir=$(new_lane) || echo "could not make a lane directory" >"$LOGS/lane.out"
   (
     start=$SECONDS rc=0
-    LOCALITY_LOGS="$LOGS/lane" run_in_lane "$dir" "$LOGS" bash scripts/test.sh --lane >>"$LOGS/lane.out" 2>&1 || rc=$?
+    LOCALITY_LOGS="$LOGS/lane" with_cpu_account "$LOGS/cpu-lane" \
+      run_in_lane "$dir" "$LOGS" bash scripts/test.sh --lane >>"$LOGS/lane.out" 2>&1 || rc=$?
     echo "$rc $((SECONDS - start))" >"$LOGS/lane.rc.part" && mv "$LOGS/lane.rc.part" "$LOGS/lane.rc"
   ) &
   lane_pid=$!
+}
+
+# cpu_note NAME: ", cpu N s" from $LOGS/NAME (with_cpu_account), or
+# nothing where it was not measured.
+cpu_note() {
+  local cpu=""
+  [ ! -s "$LOGS/$1" ] || cpu=$(cat "$LOGS/$1")
+  [ -z "$cpu" ] || printf ', cpu %4ss' "$cpu"
 }
 
 # fold_output FILE: the suite lines and closing tally a chroot or the lane
@@ -392,8 +410,9 @@ fold_output() {
   while IFS= read -r line; do
     if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
       passed=$((passed + BASH_REMATCH[1])); failed=$((failed + BASH_REMATCH[2]))
-    elif [[ $line =~ ^(ok|FAILED)\ +([^ ]+)\ +([0-9]+)s$ ]]; then
+    elif [[ $line =~ ^(ok|FAILED)\ +([^ ]+)\ +([0-9]+)s(\ +cpu\ +([0-9]+)s)?$ ]]; then
       timings+=("${BASH_REMATCH[3]} ${BASH_REMATCH[2]}")
+      [ -z "${BASH_REMATCH[5]}" ] || cpu_timings+=("${BASH_REMATCH[5]} ${BASH_REMATCH[2]}")
       [ "${BASH_REMATCH[1]}" = FAILED ] && failures+=("${BASH_REMATCH[2]}")
       echo "$line"
     elif [[ $line =~ ^(failed\ suites:|logs:) ]]; then
@@ -467,11 +486,17 @@ for t in "${targets[@]}"; do
   fold_output "$LOGS/chroot-$t.out"
   # A chroot that failed without reporting a failed suite still fails.
   if [ "$rc" -ne 0 ] && [ $failed -eq "$failed_before" ]; then record FAILED "$t/run" 0; fi
-  chroot_times+=("$(printf '%-44s made in %4ss (%s), ran %4ss' "$(describe_target "$t")" "$made" \
-    "$([ "$how" = cached ] && echo "from the cache" || echo "new")" "$took")")
+  chroot_times+=("$(printf '%-44s made in %4ss%s (%s), ran %4ss%s' "$(describe_target "$t")" "$made" \
+    "$(cpu_note "cpu-made-$t")" "$([ "$how" = cached ] && echo "from the cache" || echo "new")" "$took" \
+    "$(cpu_note "cpu-chroot-$t")")")
 done
 
 echo
-echo "wall time: this machine's suites $((host_took / 60)) min $((host_took % 60)) s${lane_took:+ (the second lane $((lane_took / 60)) min $((lane_took % 60)) s of it)}; each chroot (made while they ran):"
+echo "wall time: this machine's suites $((host_took / 60)) min $((host_took % 60)) s${lane_took:+ (the second lane $((lane_took / 60)) min $((lane_took % 60)) s of it$(cpu_note cpu-lane))}; each chroot (made while they ran):"
 printf '  %s\n' "${chroot_times[@]}"
+run_cpu=$(cpu_release_run)
+if [ -n "$run_cpu" ]; then
+  wall=$((SECONDS - RUN_START))
+  echo "CPU of the whole run (user + system): $((run_cpu / 60)) min $((run_cpu % 60)) s, $((100 * run_cpu / (wall * $(nproc)))) % of $(nproc) cores over its $((wall / 60)) min $((wall % 60)) s"
+fi
 finish

@@ -129,7 +129,7 @@ grep -q "pg_ctlcluster 15 main restart" <<<"$steps" || { echo "$steps"; echo "FA
 : >"$qs_log" 2>/dev/null || true
 eval "$(here_cluster "$steps")"
 sql=$(sed -n '/^4\. \*\*Create the extension/,/^### What an id reveals/p' <<<"$quick" | awk '/```sql/{b=1; next} /```/{b=0} b' | sed 's/^   //')
-got=$(runuser -u postgres -- psql --cluster "$PG_MAJOR/quickstart" -X -q -At -v ON_ERROR_STOP=1 -f - <<<"$sql" 2>&1) ||
+got=$(runuser -u postgres -- /usr/bin/psql --cluster "$PG_MAJOR/quickstart" -X -q -At -v ON_ERROR_STOP=1 -f - <<<"$sql" 2>&1) ||
   { echo "$got"; echo "FAIL: the Quick start's SQL"; exit 1; }
 expected=$(grep -o -- '-- result: .*' <<<"$sql" | sed 's/^-- result: //' | tr -d ' ' | tr '\n' ' ')
 got_flat=$(tr -d ' ' <<<"$got" | tr '\n' ' ')
