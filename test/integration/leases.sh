@@ -31,6 +31,10 @@
 #              (locality_uuid.lease), the next one above; fleet audit and
 #              fleet scan name it; fleet registry --past repairs; an
 #              unreadable record stops leases until put back
+#   registry PITR  the registry recovered to a point in time before 42 of
+#              its leases (more than a sequence logs ahead): the server
+#              that leased last passes the values handed out again at once;
+#              a second server and a new one lease above them all
 #   strings    a silent first host, a read-only first host (passed over),
 #              a string libpq cannot parse (its secret kept out of errors)
 #   sync rep   a lease whose synchronous replication was cancelled (the
@@ -596,6 +600,93 @@ record=$(tr '\n' ' ' <"$WORK/o/locality_uuid.lease")
 check "... put back as another registry's, and a reload: a lease at once (node $got, the next after $back), recorded first, the other kept: $record" \
   '[ "$got" = $((back + 1)) ] &&
    [[ $record == "locality_uuid lease 1 lease $got "[0-9]*" lu-"*" $WORK:${PORT[reg]}/postgres lease 268435455 1767225600 lu-other - other.example:5432/registry end " ]]'
+
+# --- the registry recovered to a point in time --------------------------------------
+# The registry's WAL archived, a base backup and a restore point; then more
+# leases than the 32 values a sequence logs ahead of its use (a second
+# server's start, 40 starts of servers elsewhere, and o's); the registry
+# lost (stopped at once) and recovered to the restore point at its own
+# address. It hands out those values again: o passes them at once, each
+# refused attempt one value, without the backoff's waits; the second server
+# and a new one, started after it, lease above every value handed out
+# before the loss, and no two of them make a common id of any kind at the
+# same instants. (With the backoff of other failures, o would wait minutes:
+# wait_lease's minute would end the suite.)
+echo; echo "== the registry recovered to a point in time before 42 of its leases, then a new server"
+mkdir -p "$WORK/archive/reg"
+chown postgres "$WORK/archive/reg"
+cat >>"$WORK/reg/postgresql.conf" <<CONF
+archive_mode = on
+archive_command = 'test ! -f $WORK/archive/reg/%f && cp %p $WORK/archive/reg/%f'
+CONF
+pgctl reg restart -m fast
+base_backup reg regpitr
+q reg -c "SELECT pg_create_restore_point('before_leases')" >/dev/null
+segment=$(q reg -c "SELECT pg_walfile_name(pg_switch_wal())")
+for _ in $(seq 300); do [ -f "$WORK/archive/reg/$segment" ] && break; sleep 0.2; done
+[ -f "$WORK/archive/reg/$segment" ] || { echo "FAIL: the registry's $segment was not archived"; exit 1; }
+at_restore_point=$(q reg -c "SELECT last_value FROM locality_uuid_registry.node_values")
+lnode rp
+pgctl rp start
+q rp -c "CREATE EXTENSION locality_uuid" >/dev/null
+wait_lease rp
+q reg -c "SELECT l.node_id FROM generate_series(1, 40) g,
+            LATERAL locality_uuid_registry.lease(md5('elsewhere'), 'elsewhere', '/elsewhere/' || g, '1', now()) l" >/dev/null
+pgctl o restart -m fast; wait_lease o
+o_held=$(node_of o); rp_held=$(node_of rp)
+tick  # (o's restart counted its current second's clock Hot Guids as full)
+pitr_clock=$CLOCK_MS
+saved_ids=$IDS; IDS=5000
+side o pitr_o_before
+side rp pitr_rp_before
+pgctl reg stop -m immediate
+mv "$WORK/reg" "$WORK/reg.lost"
+mv "$WORK/regpitr" "$WORK/reg"
+cat >>"$WORK/reg/postgresql.conf" <<CONF
+port = ${PORT[reg]}
+restore_command = 'cp $WORK/archive/reg/%f %p'
+recovery_target_name = 'before_leases'
+recovery_target_action = 'promote'
+CONF
+as_postgres touch "$WORK/reg/recovery.signal"
+pgctl reg start
+for _ in $(seq 300); do [ "$(q reg -c "SELECT pg_is_in_recovery()")" = f ] && break; sleep 0.2; done
+recovered=$(q reg -c "SELECT last_value FROM locality_uuid_registry.node_values")
+check "the registry recovered to the restore point at its address (values drawn: $at_restore_point there, $recovered now; up to $o_held before the loss), with its identity" \
+  '[ "$(q reg -c "SELECT pg_is_in_recovery()")" = f ] && [ "$recovered" -lt "$o_held" ] &&
+   [ "$(q reg -c "SELECT obj_description('"'"'locality_uuid_registry.node_values'"'"'::regclass, '"'"'pg_class'"'"')")" = "$identity" ]'
+refusals=$(log_count o "refusing node value")
+start=$SECONDS
+pgctl o restart -m fast; wait_lease o
+o_took=$((SECONDS - start))
+o_after=$(node_of o)
+passed=$(( $(log_count o "refusing node value") - refusals ))
+pgctl rp restart -m fast; wait_lease rp
+rp_after=$(node_of rp)
+lnode rn
+pgctl rn start
+q rn -c "CREATE EXTENSION locality_uuid" >/dev/null
+wait_lease rn
+rn_node=$(node_of rn)
+check "o passed the $passed values handed out again at once (in $o_took s), then node $o_after; the second server node $rp_after, a new one $rn_node: each above $o_held, the highest before the loss" \
+  '[ "$passed" -ge 1 ] && [ "$passed" = $((o_held - recovered)) ] && [ "$o_after" = $((o_held + 1)) ] &&
+   [ "$rp_after" -gt "$o_after" ] && [ "$rn_node" -gt "$rp_after" ]'
+# The new server at the instants of the others' ids before the loss; o and
+# the second server a second later (their restarts counted the second they
+# started in as full).
+set_clock "$WORK/clock" "$pitr_clock"
+side rn pitr_rn_after
+tick
+side o pitr_o_after
+side rp pitr_rp_after
+repeats "after the registry's recovery, the new server against o before it, at its instants" pitr_o_before pitr_rn_after
+repeats "... the new server against the second server before it, at its instants" pitr_rp_before pitr_rn_after
+repeats "... o against its own ids before it" pitr_o_before pitr_o_after
+repeats "... the second server against o before it" pitr_o_before pitr_rp_after
+IDS=$saved_ids
+pgctl rp stop -m fast
+pgctl rn stop -m fast
+got=$o_after
 
 # --- what the fleet commands show ---------------------------------------------------
 echo; echo "== fleet audit and fleet scan"

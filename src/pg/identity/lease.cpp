@@ -691,13 +691,22 @@ bool read_last_lease(LeaseRecord *last, char *error, size_t size) {
     return false;
 }
 
+// How far below a data directory's recorded lease a registry's values may
+// be for its worker to pass them at once, and how many refused attempts it
+// makes without waiting in all (each one value of the registry's, which
+// only grow).
+constexpr int32 kGapPassedAtOnce = 256;
+
 // Whether a lease just taken may be used: above the highest value this data
 // directory leased from the same registry (last, its entry), and recorded
 // as such, durably, before any id can carry it. False with the reason in
 // error: the worker tries again (a registry that went back by a few values
-// moves past them with the refused attempts' own leases).
+// moves past them with the refused attempts' own leases). A refusal sets
+// gap to how many values the registry must still hand out before one is
+// above the record (0 for any other failure).
 bool lease_goes_forward(LeaseRecord *last, int32 node, const char *name, const char *registry,
-                        const char *identity, char *error, size_t size) {
+                        const char *identity, int32 *gap, char *error, size_t size) {
+    *gap = 0;
     LeaseEntry lease{};
     strlcpy(lease.registry, registry, sizeof lease.registry);
     for (char *c = lease.registry; *c != '\0'; ++c)
@@ -715,6 +724,7 @@ bool lease_goes_forward(LeaseRecord *last, int32 node, const char *name, const c
                  "locality-uuid fleet registry --past N, N at least %d (doc/fleets.md)",
                  held->node);
         set_error(error, size, what, detail);
+        *gap = held->node - node + 1;
         return false;
     }
     lease.node = node;
@@ -933,6 +943,7 @@ void locality_uuid_lease_main(Datum) {
     char name[64];
     int32 node = 0;
     long wait_ms = 1000;
+    int32 passed_at_once = 0;  // refused values passed without waiting
     // A worker started again (killed, or exited, or after a crash restart
     // that kept the lease) while this start holds its lease: the lease
     // stands for the life of the postmaster, and backends may have read it;
@@ -948,9 +959,10 @@ void locality_uuid_lease_main(Datum) {
         CHECK_FOR_INTERRUPTS();
         locality_pg::LeaseRecord last;
         char identity[40];
+        int32 gap = 0;
         if (locality_pg::read_last_lease(&last, error, sizeof error) &&
             locality_pg::take_lease(&node, name, sizeof name, identity, sizeof identity, error, sizeof error) &&
-            locality_pg::lease_goes_forward(&last, node, name, registry, identity, error, sizeof error))
+            locality_pg::lease_goes_forward(&last, node, name, registry, identity, &gap, error, sizeof error))
             break;
         const TimestampTz failed_at = GetCurrentTimestamp();  // (a system call: not under the spinlock)
         SpinLockAcquire(&state->mutex);
@@ -964,14 +976,22 @@ void locality_uuid_lease_main(Datum) {
             char whole[512];
             locality_pg::shown_whole(error, whole, sizeof whole);
             // (A refusal of a value is always a WARNING: the registry went back.)
-            ereport(attempt == 1 || strncmp(error, "refusing node value", strlen("refusing node value")) == 0
-                        ? WARNING
-                        : LOG,
+            ereport(attempt == 1 || gap > 0 ? WARNING : LOG,
                     (errmsg("locality_uuid: could not lease a node value from the registry at %s: %s", registry, whole),
                      errdetail("Server-wide ids wait until this start holds a lease; the worker tries again "
                                "within 45 s of each failed attempt, and at once after a reload "
                                "(pg_reload_conf()).")));
             strlcpy(last_logged, error, sizeof last_logged);
+        }
+        // A registry that went back by a few values (recovered to a point in
+        // time, or failed over, without the leases of a burst of starts) is
+        // passed at once, a refused attempt a value: ids wait seconds, not
+        // the backoff's half hour. A wider gap (a dump restored from long
+        // ago, or another registry at this one's address) waits as any
+        // failure does, for its owner's repair (fleet registry --past).
+        if (gap > 0 && gap <= locality_pg::kGapPassedAtOnce && passed_at_once < locality_pg::kGapPassedAtOnce) {
+            ++passed_at_once;
+            continue;
         }
         // Up to half as long again, at random: servers started together
         // (a fleet after a power cut) spread their attempts.
