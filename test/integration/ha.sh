@@ -162,8 +162,9 @@ side() {
   check "no masked duplicate within side $label" "[ \$(uniq -d '$WORK/ids/$label' | wc -l) = 0 ]"
 }
 shared_ids() { LC_ALL=C sort -m "${@/#/$WORK/ids/}" | uniq -d | wc -l; }
-# locality_shared LABEL...: the Locality ids (not Hot Guids, 'h') the sides share.
-locality_shared() { local side; for side in "$@"; do grep -v '^h' "$WORK/ids/$side"; done | LC_ALL=C sort -S 512M | uniq -d | wc -l; }
+# locality_shared LABEL...: the Locality ids (not Hot Guids, 'h') the sides
+# share (each side is sorted already: merged, not sorted again).
+locality_shared() { LC_ALL=C sort -m "${@/#/$WORK/ids/}" | grep -v '^h' | uniq -d | wc -l; }
 no_shared_ids() {  # no_shared_ids CASE LABEL...
   local n
   n=$(shared_ids "${@:2}")
