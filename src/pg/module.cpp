@@ -5,6 +5,7 @@
 #include "counters/session_counters.hpp"
 #include "identity/lease.hpp"
 #include "identity/node.hpp"
+#include "log_quota.hpp"
 #include "reservations/reservation_wal.hpp"
 #include "reservations/shared_counters.hpp"
 #include "settings.hpp"
@@ -37,7 +38,10 @@ void _PG_init(void) {
     // Leases: this start's node value and machine name from the registry.
     // Before the counters' shared memory: their start-up reads the lease's
     // (lease_source, for the binding), which must be this start's.
-    if (locality_pg::leases_on()) locality_pg::request_lease();
+    if (locality_pg::leases_on()) {
+        locality_pg::request_lease();
+        locality_pg::install_log_quota_hook();
+    }
     // Registered whatever locality_uuid.shared_counter says: this server may
     // have to replay records of one where it was on.
     locality_pg::register_reservation_wal();

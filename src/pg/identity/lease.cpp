@@ -38,6 +38,7 @@ extern "C" {
 #include "answer.hpp"
 #include "binding.hpp"
 #include "identity/lease_record.hpp"
+#include "log_quota.hpp"
 #include "registry_sql.hpp"
 #include "settings.hpp"
 #include "strong_random.hpp"
@@ -65,6 +66,9 @@ struct LeaseState {
     uint32 attempts;
     TimestampTz failed_at;
     char error[512];
+    // The error every id meets until the lease is held: in the server log
+    // once per kNoLeaseLogInterval, server-wide (report_no_lease).
+    LogQuota no_lease_log;
 };
 
 LeaseState *state = nullptr;
@@ -127,6 +131,7 @@ void lease_shmem_startup() {
     if (!found) {
         memset(state, 0, sizeof *state);
         pg_atomic_init_u32(&state->held, 0);
+        log_quota_init(&state->no_lease_log);
         SpinLockInit(&state->mutex);
         state->started_at = GetCurrentTimestamp();
         strlcpy(state->error, "the lease worker has not answered yet", sizeof state->error);
@@ -887,6 +892,11 @@ const char *lease_source() {
     return waiting;
 }
 
+// The start of the error ids meet without a lease (report_no_lease's
+// errmsg), and how often the server log gets one.
+constexpr char kNoLeaseMessage[] = "locality_uuid: no lease of a node value yet";
+constexpr int kNoLeaseLogInterval = 10;
+
 void report_no_lease() {
     char registry[128];
     describe_registry(registry, sizeof registry);
@@ -910,13 +920,25 @@ void report_no_lease() {
     if (libpq_text != nullptr)
         strlcpy(libpq_text, "libpq's message is in the server log and in locality_uuid_binding()",
                 sizeof error - static_cast<size_t>(libpq_text - error));
+    char detail[512];
+    snprintf(detail, sizeof detail,
+             "Every start of this server takes a node value and a Hot Guid machine name the registry never handed "
+             "out (locality_uuid.registry); until then server-wide ids wait, and no other value is used. %u %s so "
+             "far%s%s.",
+             attempts, attempts == 1 ? "attempt" : "attempts", failed_at != 0 ? ", the last at " : "",
+             failed_at != 0 ? timestamptz_to_str(failed_at) : "");
+    // Every id of every session meets this error: the server log gets one
+    // per interval, with how many it left out; each client gets its own.
+    uint32 left_out = 0;
+    const bool logged = log_quota_take(&state->no_lease_log, kNoLeaseLogInterval, kNoLeaseMessage, &left_out);
     ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                     errmsg("locality_uuid: no lease of a node value yet from the registry at %s: %s", registry, error),
-                    errdetail("Every start of this server takes a node value and a Hot Guid machine name the registry "
-                              "never handed out (locality_uuid.registry); until then server-wide ids wait, and no "
-                              "other value is used. %u %s so far%s%s.",
-                              attempts, attempts == 1 ? "attempt" : "attempts", failed_at != 0 ? ", the last at " : "",
-                              failed_at != 0 ? timestamptz_to_str(failed_at) : ""),
+                    errdetail("%s", detail),
+                    logged && left_out > 0
+                        ? errdetail_log("%s %u more like it (from every session) were left out of the server log "
+                                        "since the last one written (one every %d s is).",
+                                        detail, left_out, kNoLeaseLogInterval)
+                        : 0,
                     attempts > 0 ? errhint("The lease worker tries again by itself (at once after SELECT pg_reload_conf()); "
                                            "ids are made once it has one, without a restart.")
                                  : errhint("If this lasts, look in the server log for the worker \"locality_uuid lease\" "
