@@ -25,16 +25,18 @@ cpu_seconds() {
 
 # with_cpu_account FILE COMMAND...: runs COMMAND (a function is fine) in a
 # subshell moved into a new group under this process's own, then writes
-# the CPU seconds it used to FILE, empty when unmeasured. Returns
-# COMMAND's status. The group is removed if nothing is left in it (a
-# server a stopped suite left behind keeps it; the run's own group,
-# cpu_account_run, takes those with it).
+# the CPU seconds it used to FILE, empty when unmeasured (no group, or the
+# subshell could not move into it). Returns COMMAND's status. The group is
+# removed if nothing is left in it (a server a stopped suite left behind
+# keeps it; the run's own group, cpu_account_run, takes those with it).
 with_cpu_account() {
   local out=$1 parent group="" rc=0
   shift
   if parent=$(cpu_group_of_self) && group=$(mktemp -d "$parent/locality-uuid.XXXXXX" 2>/dev/null); then
-    (echo "$BASHPID" >"$group/cgroup.procs" 2>/dev/null || true; "$@") || rc=$?
-    cpu_seconds "$group" >"$out"
+    rm -f "$out.moved"
+    (! echo "$BASHPID" >"$group/cgroup.procs" 2>/dev/null || : >"$out.moved"; "$@") || rc=$?
+    if [ -e "$out.moved" ]; then cpu_seconds "$group" >"$out"; else : >"$out"; fi
+    rm -f "$out.moved"
     rmdir "$group" 2>/dev/null
   else
     "$@" || rc=$?
@@ -53,11 +55,16 @@ cpu_account_run() {
   if echo "$$" >"$group/cgroup.procs" 2>/dev/null; then CPU_RUN_GROUP=$group; else rmdir "$group"; fi
 }
 
-# cpu_release_run: what the run's group used, in seconds; then its groups
-# are removed, leaving this shell in its parent. Prints nothing unmeasured.
+# cpu_release_run: CPU_RUN_SECONDS, what the run's group used (empty
+# unmeasured); then this shell goes back to the parent group and the run's
+# groups are removed (call it in this shell, not in a $(...): a subshell
+# would still be in the group). Again at the end of a run that stops early
+# (its EXIT trap): then a no-op.
+CPU_RUN_SECONDS=""
 cpu_release_run() {
   [ -n "$CPU_RUN_GROUP" ] || return 0
-  cpu_seconds "$CPU_RUN_GROUP"
+  CPU_RUN_SECONDS=$(cpu_seconds "$CPU_RUN_GROUP")
   echo "$$" >"$(dirname "$CPU_RUN_GROUP")/cgroup.procs" 2>/dev/null
   find "$CPU_RUN_GROUP" -depth -type d -exec rmdir {} + 2>/dev/null
+  CPU_RUN_GROUP=""
 }

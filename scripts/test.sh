@@ -175,13 +175,6 @@ why_not_here() {
   local suite=$1 arch=${LOCALITY_ARCH:-} emulated=${LOCALITY_EMULATED:-0}
   [ "${LOCALITY_CHROOT:-0}" = 1 ] || return 0
   case $suite in
-  unit-tests)
-    # (The core is PostgreSQL-free: what differs between chroots is the
-    # compiler and libraries of their Debian suite.)
-    if [ -z "$arch" ] && [ "$PG_MAJOR" = "$NEWEST_MAJOR" ]; then
-      echo "PostgreSQL-free: $NEWEST_MAJOR's chroot is sid with experimental's PostgreSQL, and 18's sid chroot runs them with the same compiler and libraries"
-      return
-    fi ;;
   regress-per-backend|upgrade)
     if [ "$emulated" = 1 ]; then
       echo "under qemu: the shared-memory run is the one byte order and memory order can change"
@@ -219,7 +212,7 @@ LIMIT_LONG=3000  # ha, copies
 major_suites() {
   suite build-install build_and_install_extension || { finish; exit 3; }
   [ -z "${AFTER_BUILD:-}" ] || "$AFTER_BUILD"
-  maybe unit-tests unit_tests
+  suite unit-tests unit_tests
   maybe regress-per-backend regression -o locality_uuid.shared_counter=off
   suite regress-preloaded regression -o shared_preload_libraries=locality_uuid
   maybe upgrade bash "$ROOT/test/integration/upgrade.sh"
@@ -286,8 +279,10 @@ if [ "$mode" = quick ]; then
 fi
 
 . "$ROOT/scripts/chroot.sh" || { echo "scripts/chroot.sh did not load" >&2; exit 1; }
-# (What the whole run uses: scripts/cpu.sh; printed at its end.)
+# (What the whole run uses: scripts/cpu.sh; printed at its end, and its
+# group removed however the run ends.)
 cpu_account_run
+trap cpu_release_run EXIT
 ensure_packages "${BUILD_PACKAGES[@]}" || exit 1
 # shellcheck disable=SC2046
 ensure_packages $(host_test_packages) mmdebstrap iproute2 || exit 1
@@ -310,7 +305,7 @@ done
 if [ ${#arches[@]} -gt 0 ]; then
   ensure_packages arch-test qemu-user-static || exit 1
   settle_i386 || exit 1
-  trap unregister_i386_qemu EXIT
+  trap 'unregister_i386_qemu; cpu_release_run' EXIT
   for t in "${arches[@]}"; do
     start=$SECONDS
     if ! ensure_foreign_arch "$t" >"$LOGS/prepare-$t.log" 2>&1; then
@@ -384,7 +379,7 @@ for _ in 1 2 3; do
 done
 # At the end (or an early exit): the background jobs still running, never
 # a pid that has since been reused.
-trap 'kill $(jobs -pr) 2>/dev/null; unregister_i386_qemu' EXIT
+trap 'kill $(jobs -pr) 2>/dev/null; unregister_i386_qemu; cpu_release_run' EXIT
 
 # The second lane of this machine's suites, started once the build is
 # installed; writes "STATUS SECONDS" to $LOGS/lane.rc when it ends.
@@ -501,7 +496,8 @@ done
 echo
 echo "wall time: this machine's suites $((host_took / 60)) min $((host_took % 60)) s${lane_took:+ (the second lane $((lane_took / 60)) min $((lane_took % 60)) s of it$(cpu_note cpu-lane))}; each chroot (made while they ran):"
 printf '  %s\n' "${chroot_times[@]}"
-run_cpu=$(cpu_release_run)
+cpu_release_run
+run_cpu=$CPU_RUN_SECONDS
 if [ -n "$run_cpu" ]; then
   wall=$((SECONDS - RUN_START))
   echo "CPU of the whole run (user + system): $((run_cpu / 60)) min $((run_cpu % 60)) s, $((100 * run_cpu / (wall * $(nproc)))) % of $(nproc) cores over its $((wall / 60)) min $((wall % 60)) s"
