@@ -5,28 +5,38 @@
 
 extern "C" {
 #include "utils/elog.h"
-#include "utils/timestamp.h"
 }
 
 #include <cstring>
+#include <ctime>
 
 namespace locality_pg {
 namespace {
 
 emit_log_hook_type prev_emit_log_hook = nullptr;
-// Set by log_quota_take for the ERROR raised right after it (the start of
-// its message), cleared by the next ERROR emitted: hidden if it is that
-// one. (An error caught by an exception block is never emitted: the next
-// one, if another, is logged as ever.)
+// Set by log_quota_take for the ERROR raised right after it (its SQLSTATE
+// and the start of its untranslated message), cleared by the next ERROR
+// emitted: hidden if it is that one. (An error caught by an exception block
+// is never emitted: the next one, if another, is logged as ever.)
 const char *hide_next_error = nullptr;
+int hide_next_sqlerrcode = 0;
 
 void hide_quota_error(ErrorData *edata) {
     if (hide_next_error != nullptr && edata->elevel == ERROR) {
-        if (edata->message != nullptr && strncmp(edata->message, hide_next_error, strlen(hide_next_error)) == 0)
+        if (edata->sqlerrcode == hide_next_sqlerrcode && edata->message_id != nullptr &&
+            strncmp(edata->message_id, hide_next_error, strlen(hide_next_error)) == 0)
             edata->output_to_server = false;
         hide_next_error = nullptr;
     }
     if (prev_emit_log_hook != nullptr) prev_emit_log_hook(edata);
+}
+
+// Microseconds of the system's monotonic clock, the same in every process:
+// a wall clock stepped back would silence the error for as long as the step.
+uint64 monotonic_us() {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return static_cast<uint64>(now.tv_sec) * 1000000u + static_cast<uint64>(now.tv_nsec) / 1000u;
 }
 
 }  // namespace
@@ -36,11 +46,13 @@ void log_quota_init(LogQuota *quota) {
     pg_atomic_init_u32(&quota->left_out, 0);
 }
 
-bool log_quota_take(LogQuota *quota, int interval_s, const char *message_start, uint32 *left_out) {
-    const uint64 now = static_cast<uint64>(GetCurrentTimestamp());
+bool log_quota_take(LogQuota *quota, int interval_s, int sqlerrcode, const char *message_start, uint32 *left_out) {
+    // (Shifted by one interval: a new quota's 0 lets the first one through,
+    // however soon after the machine's boot.)
+    const uint64 now = monotonic_us() + static_cast<uint64>(interval_s) * 1000000u;
     uint64 last = pg_atomic_read_u64(&quota->last_logged_us);
     // (One process wins the interval: the others see the new mark.)
-    if (now >= last + static_cast<uint64>(interval_s) * USECS_PER_SEC &&
+    if (now >= last + static_cast<uint64>(interval_s) * 1000000u &&
         pg_atomic_compare_exchange_u64(&quota->last_logged_us, &last, now)) {
         *left_out = pg_atomic_exchange_u32(&quota->left_out, 0);
         hide_next_error = nullptr;
@@ -49,6 +61,7 @@ bool log_quota_take(LogQuota *quota, int interval_s, const char *message_start, 
     pg_atomic_fetch_add_u32(&quota->left_out, 1);
     *left_out = 0;
     hide_next_error = message_start;
+    hide_next_sqlerrcode = sqlerrcode;
     return false;
 }
 

@@ -930,7 +930,8 @@ void report_no_lease() {
     // Every id of every session meets this error: the server log gets one
     // per interval, with how many it left out; each client gets its own.
     uint32 left_out = 0;
-    const bool logged = log_quota_take(&state->no_lease_log, kNoLeaseLogInterval, kNoLeaseMessage, &left_out);
+    const bool logged = log_quota_take(&state->no_lease_log, kNoLeaseLogInterval, ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+                                       kNoLeaseMessage, &left_out);
     ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                     errmsg("locality_uuid: no lease of a node value yet from the registry at %s: %s", registry, error),
                     errdetail("%s", detail),
