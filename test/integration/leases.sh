@@ -149,6 +149,28 @@ wait_lease() {
     [[ $src == "lease from the registry at "* && $src != *"not held yet"* ]] || { echo "FAIL: no lease on $n: $src"; exit 1; }
   done
 }
+# restore_point NODE NAME: a restore point NAME on NODE, its WAL segment
+# switched and archived (in $WORK/archive/NODE, lnode's archive).
+restore_point() {
+  local segment
+  q "$1" -c "SELECT pg_create_restore_point('$2')" >/dev/null
+  segment=$(q "$1" -c "SELECT pg_walfile_name(pg_switch_wal())")
+  for _ in $(seq 300); do [ -f "$WORK/archive/$1/$segment" ] && break; sleep 0.2; done
+  [ -f "$WORK/archive/$1/$segment" ] || { echo "FAIL: $1's $segment was not archived"; exit 1; }
+}
+# recover_archived NODE SOURCE TARGET: NODE, a base backup of SOURCE,
+# recovers from SOURCE's archive to its restore point TARGET and is
+# promoted there (the caller checks that it is; at most a minute).
+recover_archived() {
+  cat >>"$WORK/$1/postgresql.conf" <<CONF
+restore_command = 'cp $WORK/archive/$2/%f %p'
+recovery_target_name = '$3'
+recovery_target_action = 'promote'
+CONF
+  as_postgres touch "$WORK/$1/recovery.signal"
+  pgctl "$1" start
+  for _ in $(seq 300); do [ "$(q "$1" -c "SELECT pg_is_in_recovery()")" = f ] && break; sleep 0.2; done
+}
 # shown_if_failed TEXT: TEXT under the check just made, if it failed.
 shown_if_failed() { [ "$failures" = "${failures_seen:-0}" ] || sed 's/^/    | /' <<<"$1"; failures_seen=$failures; }
 
@@ -277,18 +299,8 @@ pgctl o start
 wait_lease o
 base_backup o pitr
 echo "archive_mode = off" >>"$WORK/pitr/postgresql.conf"
-q o -c "SELECT pg_create_restore_point('leases')" >/dev/null
-segment=$(q o -c "SELECT pg_walfile_name(pg_switch_wal())")
-for _ in $(seq 300); do [ -f "$WORK/archive/o/$segment" ] && break; sleep 0.2; done
-[ -f "$WORK/archive/o/$segment" ] || { echo "FAIL: $segment was not archived"; exit 1; }
-cat >>"$WORK/pitr/postgresql.conf" <<CONF
-restore_command = 'cp $WORK/archive/o/%f %p'
-recovery_target_name = 'leases'
-recovery_target_action = 'promote'
-CONF
-as_postgres touch "$WORK/pitr/recovery.signal"
-pgctl pitr start
-for _ in $(seq 300); do [ "$(q pitr -c "SELECT pg_is_in_recovery()")" = f ] && break; sleep 0.2; done
+restore_point o leases
+recover_archived pitr o leases
 check "restored to the restore point and promoted, its origin running" '[ "$(q pitr -c "SELECT pg_is_in_recovery()")" = f ]'
 wait_lease pitr
 # The restored server's first id moves its counters (which counts its
@@ -647,10 +659,7 @@ archive_command = 'test ! -f $WORK/archive/reg/%f && cp %p $WORK/archive/reg/%f'
 CONF
 pgctl reg restart -m fast
 base_backup reg regpitr
-q reg -c "SELECT pg_create_restore_point('before_leases')" >/dev/null
-segment=$(q reg -c "SELECT pg_walfile_name(pg_switch_wal())")
-for _ in $(seq 300); do [ -f "$WORK/archive/reg/$segment" ] && break; sleep 0.2; done
-[ -f "$WORK/archive/reg/$segment" ] || { echo "FAIL: the registry's $segment was not archived"; exit 1; }
+restore_point reg before_leases
 at_restore_point=$(q reg -c "SELECT last_value FROM locality_uuid_registry.node_values")
 lnode rp
 pgctl rp start
@@ -668,15 +677,8 @@ side rp pitr_rp_before
 pgctl reg stop -m immediate
 mv "$WORK/reg" "$WORK/reg.lost"
 mv "$WORK/regpitr" "$WORK/reg"
-cat >>"$WORK/reg/postgresql.conf" <<CONF
-port = ${PORT[reg]}
-restore_command = 'cp $WORK/archive/reg/%f %p'
-recovery_target_name = 'before_leases'
-recovery_target_action = 'promote'
-CONF
-as_postgres touch "$WORK/reg/recovery.signal"
-pgctl reg start
-for _ in $(seq 300); do [ "$(q reg -c "SELECT pg_is_in_recovery()")" = f ] && break; sleep 0.2; done
+echo "port = ${PORT[reg]}" >>"$WORK/reg/postgresql.conf"
+recover_archived reg reg before_leases
 recovered=$(q reg -c "SELECT last_value FROM locality_uuid_registry.node_values")
 check "the registry recovered to the restore point at its address (values drawn: $at_restore_point there, $recovered now; up to $o_held before the loss), with its identity" \
   '[ "$(q reg -c "SELECT pg_is_in_recovery()")" = f ] && [ "$recovered" -lt "$o_held" ] &&
