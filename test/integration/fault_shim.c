@@ -8,7 +8,7 @@
  *   '0'  no fault
  *   'n'  write fails with ENOSPC (a full disk)
  *   'e'  write fails with EIO
- *   'h'  write hangs until the byte changes (at most 120 s), then goes on;
+ *   'h'  write hangs until the byte changes (at most 600 s), then goes on;
  *        the hung process's pid is appended to FAULT_SHIM_FILE.hung
  *   'c'  no fault; every write is counted (below), for bench/replay_cost.sh
  *   'd'  the fsync of a directory that follows a rename of
@@ -16,7 +16,7 @@
  *        file is in place, its directory entry cannot be made durable);
  *        no other fsync of the server is touched
  *   'o'  opening locality_uuid.state for reading (fopen, as AllocateFile
- *        does) hangs until the byte changes (at most 120 s)
+ *        does) hangs until the byte changes (at most 600 s)
  *   'b'  writes to locality_uuid.binding.tmp (the binding file before its
  *        rename) fail with ENOSPC; the state file is written as usual
  *   '1'..'9'  each child of the process the shim was loaded in (the
@@ -190,7 +190,7 @@ ssize_t write(int fd, const void *buf, size_t len)
 		attach();
 		if (mode != NULL && *mode == 'h')
 			say_hung(real);
-		for (waited = 0; mode != NULL && *mode == 'h' && waited < 1200; waited++)
+		for (waited = 0; mode != NULL && *mode == 'h' && waited < 6000; waited++)
 			usleep(100000);
 		if (mode != NULL && *mode == 'c')
 			count_failure(real);
@@ -258,7 +258,7 @@ static void hang_reader(const char *path)
 	if (!(n == t && strcmp(path, name + 1) == 0) && !(n > t && strcmp(path + n - t - 1, name) == 0))
 		return;
 	attach();
-	for (waited = 0; mode != NULL && *mode == 'o' && waited < 1200; waited++)
+	for (waited = 0; mode != NULL && *mode == 'o' && waited < 6000; waited++)
 		usleep(100000);
 }
 

@@ -190,20 +190,20 @@ mark=$(state_value variable)
 chmod 666 "$WORK/fault.hung"
 fault h
 q -c "SELECT count(locality_uuid_at($FIXED, false)) FROM generate_series(1, 8000000)" >/dev/null 2>&1 &
+hung_writer() { writer=$(head -n 1 "$WORK/fault.hung"); [ -n "$writer" ]; }
 writer=""
-for _ in $(seq 300); do
-  writer=$(head -n 1 "$WORK/fault.hung")
-  [ -n "$writer" ] && break
-  sleep 0.2
-done
+poll 300 hung_writer
 PGAPPNAME=waiter q -c "SELECT count(locality_uuid_at($FIXED, false)) FROM generate_series(1, 8000000)" >"$WORK/waiter.out" 2>&1 &
 waiter_job=$!
-waiting=""
-for _ in $(seq 150); do
+# The waiter draws what is left below the mark (about 2 million ids: a
+# minute on a loaded machine) before it waits; the writer hangs until
+# `fault 0` (the shim gives up after 600 s).
+waiting_in_extension() {
   waiting=$(q -c "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Extension' AND application_name = 'waiter'")
-  [ -n "$waiting" ] && break
-  sleep 0.2
-done
+  [ -n "$waiting" ]
+}
+waiting=""
+poll 300 waiting_in_extension
 check "a draw at the mark waits (wait event type Extension, pid $waiting) while pid $writer is stuck in its write" \
   '[ -n "$waiting" ] && [ -n "$writer" ] && [ "$waiting" != "$writer" ]'
 q -c "SELECT pg_cancel_backend(${waiting:-0})" >/dev/null
@@ -213,7 +213,7 @@ check "... and can be cancelled meanwhile: $(tr '\n' ' ' <"$WORK/waiter.out")" \
 kill -9 "$writer"
 fault 0
 wait || true
-for _ in $(seq 150); do up && break; sleep 0.2; done
+poll 120 up || true
 check "crash restart after the writer was killed in its write" 'grep -q "terminated by signal 9" "$WORK/server.log" && up'
 check "the file after it is readable, with the marks of before ($(state_value variable))" \
   '[ "$(state_value variable)" -ge "$mark" ] && grep -q "continue past the reserved marks" "$WORK/server.log"'
@@ -324,7 +324,7 @@ q -c "SELECT pg_sleep(60)" >/dev/null 2>&1 &
 sleep 0.5
 kill -9 "$(q -c "SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'")"
 wait || true
-for _ in $(seq 100); do up && break; sleep 0.2; done
+poll 120 up || true
 err=$(error_of "SELECT locality_uuid_at($FIXED, true)")
 check "... also after a crash restart: ${err:0:80}" 'grep -q "ERROR:  55000" <<<"$err"'
 printf "locality_uuid.node_id = 4244\nlocality_uuid.machine_name = 'faults-after-copy'\n" >>"$DATA/postgresql.conf"
@@ -393,7 +393,7 @@ crash_with_unwritable_file() {  # crash_with_unwritable_file enospc|read-only-di
   local crashed_at=$SECONDS
   kill -9 "$victim"
   wait || true
-  for _ in $(seq 100); do up && break; sleep 0.2; done
+  poll 120 up || true
   local back=$((SECONDS - crashed_at))
   check "$1: refills after the checkpoint ($before -> $after), state file unwritable, a backend killed: the server is back in ${back}s" \
     'up && [ "$after" -gt "$before" ] && [ "$back" -le 20 ]'
@@ -669,7 +669,8 @@ for round in $(seq $ROUNDS); do
   q -c "SELECT count(*) FROM hot_guid_release_future_seconds()" >"$WORK/holder.out" 2>&1 &
   holder_job=$!
   holder=""
-  for _ in $(seq 300); do holder=$(head -n 1 "$WORK/fault.hung"); [ -n "$holder" ] && break; sleep 0.1; done
+  hung_holder() { holder=$(head -n 1 "$WORK/fault.hung"); [ -n "$holder" ]; }
+  poll 300 hung_holder
   echo "host-$round" >"$WORK/host.id"
   chmod 644 "$WORK/host.id"
   jobs_=()
@@ -679,11 +680,11 @@ for round in $(seq $ROUNDS); do
     jobs_+=($!)
   done
   queued=0
-  for _ in $(seq 300); do
+  all_queued() {
     queued=$(q -c "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Extension' AND application_name = 'queued'")
-    [ "$queued" = $CLIENTS ] && break
-    sleep 0.1
-  done
+    [ "$queued" = $CLIENTS ]
+  }
+  poll 300 all_queued
   queued_total=$((queued_total + queued))
   fault b  # the holder's write goes on; the binding's fail
   wait "${jobs_[@]}" "$holder_job" || true

@@ -20,6 +20,19 @@ free_port() {
   echo "$port"
 }
 
+# poll SECONDS CMD...: runs CMD every 0.2 s until it succeeds, for at most
+# SECONDS of wall time. A deadline, not a count of tries: on a loaded
+# machine (a full run beside emulated chroots) each try is slower, and a
+# count of them once ran out before the server got there.
+poll() {
+  local end=$((SECONDS + $1))
+  shift
+  until "$@"; do
+    [ "$SECONDS" -lt "$end" ] || return 1
+    sleep 0.2
+  done
+}
+
 # build_shim NAME DIR: test/integration/NAME.c built as DIR/NAME.so, an
 # LD_PRELOAD shim (clock_shim, fault_shim).
 build_shim() {
