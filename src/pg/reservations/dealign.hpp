@@ -11,8 +11,8 @@
 // a fresh run start: copy and origin continue from unrelated places. The
 // distances keep a quarter of each counter's cycle clear on either side,
 // so the two repeat no id until one has made a quarter cycle more than
-// the other since the copy's marks (doc/guarantees.md, "Copies", has the
-// arithmetic and the costs).
+// the other since the copy's marks (doc/guarantees.md, "Not tested", has
+// the arithmetic).
 //
 // A move is made once per event: its target is recorded in the binding
 // file before it is applied, and the record says "bound" only once the
