@@ -35,16 +35,23 @@ SELECT uuid_v1_timestamp('13814009-1dd2-11b2-8000-000000000000') AT TIME ZONE 'U
        uuid_v1_timestamp('13813fff-1dd2-11b2-8000-000000000000') AT TIME ZONE 'UTC' AS minus_1_tick;
 
 -- Round trip for every sampled microsecond across the whole range, with
--- each clock_seq and node coming back too.
+-- each clock_seq and node coming back too. The times are stepped by
+-- generate_series, integer arithmetic only: g * interval is floating point,
+-- and under qemu-i386 (bookworm's 7.2) a signal can spoil the x87 state:
+-- a CI run saw 1 mismatch of 119,814 there, and a storm of signals to
+-- this query made "interval out of range" (none with the times stepped).
+-- In UTC, so no DST shift moves the count.
+BEGIN;
+SET LOCAL timezone = 'UTC';
 SELECT count(*) AS checked,
        count(*) FILTER (WHERE uuid_v1_timestamp(form_uuid_v1(t, cs, m)) <> t
                            OR uuid_v1_clock_seq(form_uuid_v1(t, cs, m)) <> cs
                            OR uuid_v1_node(form_uuid_v1(t, cs, m)) <> m) AS mismatches
-FROM (SELECT '1582-10-15 00:00:00+00'::timestamptz + g * interval '11 days 3:17:47.123457' AS t,
-             g % 16384 AS cs,
+FROM (SELECT t, (g % 16384)::integer AS cs,
              ('02:00:' || lpad(to_hex(g % 256), 2, '0') || ':00:00:' || lpad(to_hex(g % 199), 2, '0'))::macaddr AS m
-      FROM generate_series(0, 120000) g) s
-WHERE t <= '5236-03-31 21:21:00.684697+00';
+      FROM generate_series('1582-10-15 00:00:00+00'::timestamptz, '5236-03-31 21:21:00.684697+00',
+                           interval '11 days 3:17:47.123457') WITH ORDINALITY AS s(t, g)) s;
+COMMIT;
 
 -- Not version 1 with the RFC variant: NULL.
 SELECT id, uuid_v1_timestamp(id) IS NULL AS ts_null, uuid_v1_clock_seq(id) IS NULL AS cs_null,
