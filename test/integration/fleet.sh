@@ -626,11 +626,18 @@ rc=0; "$CLI" fleet audit --registry "$REG" --registry-owner postgres --targets "
 check "... and as JSON, every problem with a fix (exit $rc)" \
   '[ $rc = 1 ] && python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert all(p[\"fix\"] for p in r[\"problems\"]), r" "$WORK/audit-hostile.json"'
 
-# The auditor's grants: the audit reads the registry and marks last_seen.
+# The auditor's grants: the audit reads the registry and marks last_seen
+# (seen(), which an audit calls for the claims it found live; the fleet's
+# servers are not in reg2, so it is called here as the audit would).
 rc=0; out=$("$CLI" fleet audit --registry "$R2 user=aud" --registry-owner regowner --targets "$WORK/targets" 2>&1 >/dev/null) || rc=$?
-seen=$(r2q postgres -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE last_seen IS NOT NULL")
 check "the auditor, with doc/fleets.md's grants, reads the registry (exit $rc: the fleet's servers are not in reg2) without a complaint: '$out'" \
   '[ $rc = 1 ] && [ -z "$out" ]'
+read -r seen_node seen_host seen_dir < <(r2q postgres -F ' ' -c "SELECT node_id, host_id, data_directory FROM locality_uuid_registry.nodes
+                                                                 WHERE retired_at IS NULL AND last_seen IS NULL ORDER BY node_id LIMIT 1")
+marked=$(r2q aud -c "SELECT locality_uuid_registry.seen(ARRAY[$seen_node], ARRAY['$seen_host'], ARRAY['$seen_dir'])" 2>&1 || true)
+seen=$(r2q postgres -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE last_seen IS NOT NULL AND node_id = $seen_node")
+check "... and marks a live claim seen with them (node $seen_node: seen() returned $marked, last_seen set on $seen row)" \
+  '[ "$marked" = 1 ] && [ "$seen" = 1 ]'
 
 # --- the tool's own calls under look-alikes of each (issue #42) ----------------------------
 echo; echo "== every function and operator the tool calls, planted in public and \"\$user\""
