@@ -144,17 +144,27 @@ finish() {
 # The unit tests (CTest). Under qemu only their own target is built, without
 # debug information (the CLI, which the full build also makes, is built and
 # tested by build-install and the cli suite there already), by the lent
-# cross compiler where there is one (emulated_build_options).
+# cross compiler where there is one (emulated_build_options), and the
+# threaded tests are left out: qemu on this x86-64 machine orders the guest's
+# memory as x86 does, so a missing barrier cannot show there (#51), and the
+# rest of what they check (10M ids from 8 threads) is the same arithmetic the
+# native runs check; every other test, word size and byte order included,
+# runs. They took 4 of the 5 minutes of each emulated unit-tests suite.
+THREADED_UNIT_TESTS='^(SharedCounters|BlockCells)[.]|^HotGuidGenerator[.]EightThreads'
 unit_tests() {
-  local build="$ROOT/build" configure=() target=()
+  local build="$ROOT/build" configure=() target=() leave_out=()
   if [ "${LOCALITY_EMULATED:-0}" = 1 ]; then
     configure=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG")
     [ -z "${LOCALITY_CROSS:-}" ] || configure+=(-DCMAKE_CXX_COMPILER="$LOCALITY_CROSS/g++")
     target=(--target core_unit_tests)
+    leave_out=(-E "$THREADED_UNIT_TESTS")
   fi
   cmake -S "$ROOT" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOCALITY_WERROR=ON "${configure[@]}" >/dev/null &&
-    cmake --build "$build" -j"$(nproc)" "${target[@]}" >/dev/null &&
-    (cd "$build" && ctest --output-on-failure -j"$(nproc)")
+    cmake --build "$build" -j"$(nproc)" "${target[@]}" >/dev/null || return 1
+  if [ ${#leave_out[@]} -gt 0 ]; then
+    echo "under qemu, left out (threaded): $(cd "$build" && ctest -N -R "$THREADED_UNIT_TESTS" | sed -n 's/^ *Test *#[0-9]*: //p' | tr '\n' ' ')"
+  fi
+  (cd "$build" && ctest --output-on-failure -j"$(nproc)" "${leave_out[@]}")
 }
 
 # pg_regress + isolation; on failure show the diffs.
