@@ -384,8 +384,8 @@ REVOKE ALL ON FUNCTION locality_uuid_registry.seen(integer[], text[], text[]) FR
 // members of the owner act as the owner, and superusers may do anything
 // anyway: neither is a problem. Two parts: who may change it (owners,
 // grants on the schema, its relations, their columns and its functions,
-// members of the predefined roles that write or lock every table,
-// triggers, rules, row security), always; and, with $2 true, what keeps a
+// members of the predefined roles that write or lock every table, the
+// database's owner, triggers, rules, row security), always; and, with $2 true, what keeps a
 // value from being handed out twice (its tables, sequence and unique
 // constraints). Before fleet registry changes anything in a registry found
 // in place, the first part alone ($2 false): nothing another role planted
@@ -478,6 +478,16 @@ SELECT p FROM (
     SELECT pg_catalog.format('role %s is a member of %s, which %s: REVOKE %s FROM %s',
                              x.role, x.predefined, x.may, x.predefined, x.role)
     FROM wide x
+    UNION ALL
+    -- The database's owner may ANALYZE every table in it (PostgreSQL's
+    -- rule since long before pg_maintain), schema USAGE or not: BEGIN;
+    -- ANALYZE; holds SHARE UPDATE EXCLUSIVE on nodes until that
+    -- transaction ends, the lock every lease and claim takes.
+    SELECT pg_catalog.format('database %I is owned by role %I, who may ANALYZE the registry''s tables inside a transaction and hold the lock every lease and claim takes: ALTER DATABASE %I OWNER TO %I',
+                             d.datname, pg_catalog.pg_get_userbyid(d.datdba), d.datname, $1::pg_catalog.text)
+    FROM pg_catalog.pg_database d JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) d.datdba, owner
+    WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database() AND NOT r.rolsuper
+      AND NOT pg_catalog.pg_has_role(d.datdba, owner.oid, 'MEMBER')
     UNION ALL
     SELECT pg_catalog.format('table %I has trigger %I', c.relname, t.tgname)
     FROM pg_catalog.pg_trigger t JOIN rels c ON t.tgrelid OPERATOR(pg_catalog.=) c.oid WHERE NOT t.tgisinternal

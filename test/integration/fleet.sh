@@ -566,6 +566,26 @@ if [ "$PG_MAJOR" -ge 14 ]; then
   # The owner's own members and superusers act as the owner already.
   r2q postgres -c "CREATE ROLE owner_member NOLOGIN IN ROLE regowner" -c "GRANT pg_write_all_data TO owner_member, postgres" >/dev/null
 fi
+# The database's owner, not the registry's: ANALYZE needs no grant and no
+# USAGE on the schema, and inside a transaction it holds the lock every
+# lease and claim takes (shown first), so the registry is refused until the
+# database is the registry owner's.
+r2q postgres -c "ALTER DATABASE reg2 OWNER TO mallory" >/dev/null
+exec 8> >(psql -X -q -h "$WORK" -p "${PORT[reg]}" -U mallory -d reg2 >/dev/null 2>&1)
+echo "BEGIN; ANALYZE;" >&8
+held=""
+holds_nodes() {
+  held=$(r2q postgres -c "SELECT l.mode FROM pg_locks l JOIN pg_stat_activity a USING (pid)
+                          WHERE a.usename = 'mallory' AND l.granted AND l.relation = 'locality_uuid_registry.nodes'::regclass")
+  [ -n "$held" ]
+}
+poll 30 holds_nodes || true
+exec 8>&-
+rc=0; out=$(claim2 regowner hostD 2>&1) || rc=$?
+check "... and while reg2 is owned by mallory, whose BEGIN; ANALYZE; held $held on nodes (exit $rc)" \
+  '[ "$held" = ShareUpdateExclusiveLock ] && [ $rc = 1 ] &&
+   grep -qF "database reg2 is owned by role mallory, who may ANALYZE the registry'"'"'s tables inside a transaction and hold the lock every lease and claim takes: ALTER DATABASE reg2 OWNER TO regowner" <<<"$out"'
+r2q postgres -c "ALTER DATABASE reg2 OWNER TO regowner" >/dev/null
 out=$(claim2 regowner hostD 2>&1 | head -n 1)
 check "... and, every grant revoked, it claims (the owner's member and a superuser in pg_write_all_data): $out" '[[ $out == "node "*"a new claim for hostD"* ]]'
 [ "$PG_MAJOR" -lt 14 ] || r2q postgres -c "REVOKE pg_write_all_data FROM owner_member, postgres" >/dev/null
