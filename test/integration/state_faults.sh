@@ -192,7 +192,7 @@ fault h
 q -c "SELECT count(locality_uuid_at($FIXED, false)) FROM generate_series(1, 8000000)" >/dev/null 2>&1 &
 hung_writer() { writer=$(head -n 1 "$WORK/fault.hung"); [ -n "$writer" ]; }
 writer=""
-poll 300 hung_writer
+poll 300 hung_writer || true
 PGAPPNAME=waiter q -c "SELECT count(locality_uuid_at($FIXED, false)) FROM generate_series(1, 8000000)" >"$WORK/waiter.out" 2>&1 &
 waiter_job=$!
 # The waiter draws what is left below the mark (about 2 million ids: a
@@ -203,7 +203,7 @@ waiting_in_extension() {
   [ -n "$waiting" ]
 }
 waiting=""
-poll 300 waiting_in_extension
+poll 300 waiting_in_extension || true
 check "a draw at the mark waits (wait event type Extension, pid $waiting) while pid $writer is stuck in its write" \
   '[ -n "$waiting" ] && [ -n "$writer" ] && [ "$waiting" != "$writer" ]'
 q -c "SELECT pg_cancel_backend(${waiting:-0})" >/dev/null
@@ -670,7 +670,7 @@ for round in $(seq $ROUNDS); do
   holder_job=$!
   holder=""
   hung_holder() { holder=$(head -n 1 "$WORK/fault.hung"); [ -n "$holder" ]; }
-  poll 300 hung_holder
+  poll 300 hung_holder || true
   echo "host-$round" >"$WORK/host.id"
   chmod 644 "$WORK/host.id"
   jobs_=()
@@ -684,7 +684,7 @@ for round in $(seq $ROUNDS); do
     queued=$(q -c "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Extension' AND application_name = 'queued'")
     [ "$queued" = $CLIENTS ]
   }
-  poll 300 all_queued
+  poll 300 all_queued || true
   queued_total=$((queued_total + queued))
   fault b  # the holder's write goes on; the binding's fail
   wait "${jobs_[@]}" "$holder_job" || true
