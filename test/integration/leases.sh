@@ -639,6 +639,29 @@ check "... put back as another registry's, and a reload: a lease at once (node $
   '[ "$got" = $((back + 1)) ] &&
    [[ $record == "locality_uuid lease 1 lease $got "[0-9]*" lu-"*" $WORK:${PORT[reg]}/postgres lease 268435455 1767225600 lu-other - other.example:5432/registry end " ]]'
 
+# A registry that went back further than 256 values (the record here says
+# so: a lease 300 above what the registry hands out next). A pass at once
+# would spend all 300 values, so the worker refuses one at a time with its
+# backoff (1 s, doubled, up to half again at random) for its owner's repair,
+# which the next attempt after a reload takes at once.
+echo "== a registry gone back by more than 256 values"
+far=$((got + 300))
+sed -i "s/^lease $got /lease $far /" "$WORK/o/locality_uuid.lease"
+pgctl o restart -m fast
+refused_far() { [ "$(log_count o "refusing node value [0-9]+: this data directory leased node value $far ")" -ge 1 ]; }
+poll 60 refused_far || true
+drawn_before=$(q reg -c "SELECT last_value FROM locality_uuid_registry.node_values")
+sleep 8
+drawn_after=$(q reg -c "SELECT last_value FROM locality_uuid_registry.node_values")
+err=$(error_of o "SELECT locality_uuid()")
+check "no pass at once: in the 8 s after the first refusal the worker spent $((drawn_after - drawn_before)) more value(s), not the 300 (a pass at once spent about 100), and ids wait: ${err:0:100}" \
+  'refused_far && [ $((drawn_after - drawn_before)) -le 6 ] && [[ $err == 55000:* ]]'
+"$CLI" fleet registry --registry "$REG user=postgres" --past "$far" >/dev/null
+q o -c "SELECT pg_reload_conf()" >/dev/null
+wait_lease o
+healed=$(node_of o)
+check "... and after fleet registry --past $far and a reload: node $healed" '[ "$healed" = $((far + 1)) ]'
+
 # --- the registry recovered to a point in time --------------------------------------
 # The registry's WAL archived, a base backup and a restore point; then more
 # leases than the 32 values a sequence logs ahead of its use (a second
