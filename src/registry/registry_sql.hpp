@@ -385,9 +385,9 @@ REVOKE ALL ON FUNCTION locality_uuid_registry.seen(integer[], text[], text[]) FR
 // anyway: neither is a problem. Two parts: who may change it (owners,
 // grants on the schema, its relations, their columns and its functions,
 // members of the predefined roles that write or lock every table, the
-// database's owner, triggers, rules, row security), always; and, with $2 true, what keeps a
-// value from being handed out twice (its tables, sequence and unique
-// constraints). Before fleet registry changes anything in a registry found
+// database's owner, triggers, rules, row security), always; and, with $2
+// true, what keeps a value from being handed out twice (its tables,
+// sequence and unique constraints). Before fleet registry changes anything in a registry found
 // in place, the first part alone ($2 false): nothing another role planted
 // runs with the owner's rights. Before every use, both.
 constexpr const char kTrustSql[] = R"SQL(
@@ -418,6 +418,9 @@ others AS (SELECT g.*, CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.
            FROM grants g, owner
            WHERE CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN true
                       ELSE NOT pg_catalog.pg_has_role(g.grantee, owner.oid, 'MEMBER') END),
+-- Roles that do not act as the owner: neither superusers nor its members.
+untrusted AS (SELECT r.oid, r.rolname FROM pg_catalog.pg_roles r, owner
+              WHERE NOT r.rolsuper AND NOT pg_catalog.pg_has_role(r.oid, owner.oid, 'MEMBER')),
 -- Predefined roles that may write or lock every table with no grant on it
 -- (pg_write_all_data, 14+: rows and setval; pg_maintain, 17+: LOCK in any
 -- mode; a major without one has no row), by the roles they were granted to
@@ -428,8 +431,7 @@ wide AS (SELECT DISTINCT pg_catalog.quote_ident(m.rolname::pg_catalog.text) AS r
                       ('pg_maintain', 'may lock every table')) v(name, may)
               JOIN pg_catalog.pg_roles w ON w.rolname::pg_catalog.text OPERATOR(pg_catalog.=) v.name
               JOIN pg_catalog.pg_auth_members a ON a.roleid OPERATOR(pg_catalog.=) w.oid
-              JOIN pg_catalog.pg_roles m ON m.oid OPERATOR(pg_catalog.=) a.member, owner
-         WHERE NOT m.rolsuper AND NOT pg_catalog.pg_has_role(m.oid, owner.oid, 'MEMBER')),
+              JOIN untrusted m ON m.oid OPERATOR(pg_catalog.=) a.member),
 -- The unique, valid, immediate indexes of nodes, by their columns.
 uniq AS (SELECT x.indpred IS NOT NULL AS partial,
                 ARRAY(SELECT a.attname::pg_catalog.text
@@ -485,9 +487,8 @@ SELECT p FROM (
     -- transaction ends, the lock every lease and claim takes.
     SELECT pg_catalog.format('database %I is owned by role %I, who may ANALYZE the registry''s tables inside a transaction and hold the lock every lease and claim takes: ALTER DATABASE %I OWNER TO %I',
                              d.datname, pg_catalog.pg_get_userbyid(d.datdba), d.datname, $1::pg_catalog.text)
-    FROM pg_catalog.pg_database d JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) d.datdba, owner
-    WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database() AND NOT r.rolsuper
-      AND NOT pg_catalog.pg_has_role(d.datdba, owner.oid, 'MEMBER')
+    FROM pg_catalog.pg_database d JOIN untrusted u ON u.oid OPERATOR(pg_catalog.=) d.datdba
+    WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database()
     UNION ALL
     SELECT pg_catalog.format('table %I has trigger %I', c.relname, t.tgname)
     FROM pg_catalog.pg_trigger t JOIN rels c ON t.tgrelid OPERATOR(pg_catalog.=) c.oid WHERE NOT t.tgisinternal

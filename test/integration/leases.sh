@@ -155,8 +155,7 @@ restore_point() {
   local segment
   q "$1" -c "SELECT pg_create_restore_point('$2')" >/dev/null
   segment=$(q "$1" -c "SELECT pg_walfile_name(pg_switch_wal())")
-  for _ in $(seq 300); do [ -f "$WORK/archive/$1/$segment" ] && break; sleep 0.2; done
-  [ -f "$WORK/archive/$1/$segment" ] || { echo "FAIL: $1's $segment was not archived"; exit 1; }
+  poll 60 test -f "$WORK/archive/$1/$segment" || { echo "FAIL: $1's $segment was not archived"; exit 1; }
 }
 # recover_archived NODE SOURCE TARGET: NODE, a base backup of SOURCE,
 # recovers from SOURCE's archive to its restore point TARGET and is
@@ -169,8 +168,11 @@ recovery_target_action = 'promote'
 CONF
   as_postgres touch "$WORK/$1/recovery.signal"
   pgctl "$1" start
-  for _ in $(seq 300); do [ "$(q "$1" -c "SELECT pg_is_in_recovery()")" = f ] && break; sleep 0.2; done
+  promoted() { [ "$(q "$1" -c "SELECT pg_is_in_recovery()")" = f ]; }
+  poll 60 promoted "$1" || true
 }
+# drawn: the registry's node values drawn so far (its sequence's position).
+drawn() { q reg -c "SELECT last_value FROM locality_uuid_registry.node_values"; }
 # shown_if_failed TEXT: TEXT under the check just made, if it failed.
 shown_if_failed() { [ "$failures" = "${failures_seen:-0}" ] || sed 's/^/    | /' <<<"$1"; failures_seen=$failures; }
 
@@ -552,10 +554,9 @@ echo; echo "== the registry restored from a dump taken before this server's last
 # ids' times with a lease's start, which the server takes from the real
 # clock (the shim holds only the clock ids read).
 hold_clock_now() { CLOCK_MS=$(date +%s%3N); set_clock "$WORK/clock" "$CLOCK_MS"; }
-dump_gap() { q reg -c "SELECT last_value FROM locality_uuid_registry.node_values"; }
 as_postgres "$BIN/pg_dump" -h "$WORK" -p "${PORT[reg]}" -U postgres -d postgres -n locality_uuid_registry -Fc \
   -f "$WORK/registry.dump"
-dumped=$(dump_gap)
+dumped=$(drawn)
 pgctl o restart -m fast; wait_lease o
 pgctl o restart -m fast; wait_lease o
 held=$(node_of o)
@@ -568,7 +569,7 @@ check "the lease record holds this start's lease, with the registry's identity (
    [[ $record == "locality_uuid lease 1 lease $held "[0-9]*" lu-"*" ${identity##* } $WORK:${PORT[reg]}/postgres "*"end " ]]'
 q reg -c "DROP SCHEMA locality_uuid_registry CASCADE" 2>/dev/null
 as_postgres "$BIN/pg_restore" -h "$WORK" -p "${PORT[reg]}" -U postgres -d postgres "$WORK/registry.dump"
-restored=$(dump_gap)
+restored=$(drawn)
 echo "host=$WORK port=${PORT[o]} dbname=postgres user=postgres" >"$WORK/targets"
 rc=0; audit=$("$CLI" fleet audit --registry "$REG user=postgres" --targets "$WORK/targets" 2>&1) || rc=$?
 check "fleet audit names the registry that went back, and the repair (exit $rc)" \
@@ -598,7 +599,7 @@ rc=0; other=$("$CLI" fleet registry --registry "$REG user=leaser" --registry-own
 check "fleet registry --past $((healed + 10)): $past; then --past $((healed + 5)): $again; as the leaser: exit $rc, ${other%%$'\n'*}" \
   '[ "$past" = "node values moved past $((healed + 10)) (drawn up to $healed before): the next lease or claim takes a higher one" ] &&
    [ "$again" = "node values already past $((healed + 5)) (drawn up to $((healed + 10))): unchanged" ] && [ $rc = 1 ] &&
-   [ "$(q reg -c "SELECT last_value FROM locality_uuid_registry.node_values")" = $((healed + 10)) ]'
+   [ "$(drawn)" = $((healed + 10)) ]'
 # The same dump restored at another address (another database), and the
 # server pointed there: the same registry by its identity, gone back.
 q reg -c "CREATE DATABASE regcopy" >/dev/null
@@ -650,9 +651,9 @@ sed -i "s/^lease $got /lease $far /" "$WORK/o/locality_uuid.lease"
 pgctl o restart -m fast
 refused_far() { [ "$(log_count o "refusing node value [0-9]+: this data directory leased node value $far ")" -ge 1 ]; }
 poll 60 refused_far || true
-drawn_before=$(q reg -c "SELECT last_value FROM locality_uuid_registry.node_values")
+drawn_before=$(drawn)
 sleep 8
-drawn_after=$(q reg -c "SELECT last_value FROM locality_uuid_registry.node_values")
+drawn_after=$(drawn)
 err=$(error_of o "SELECT locality_uuid()")
 check "no pass at once: in the 8 s after the first refusal the worker spent $((drawn_after - drawn_before)) more value(s), not the 300 (a pass at once spent about 100), and ids wait: ${err:0:100}" \
   'refused_far && [ $((drawn_after - drawn_before)) -le 6 ] && [[ $err == 55000:* ]]'
@@ -683,7 +684,7 @@ CONF
 pgctl reg restart -m fast
 base_backup reg regpitr
 restore_point reg before_leases
-at_restore_point=$(q reg -c "SELECT last_value FROM locality_uuid_registry.node_values")
+at_restore_point=$(drawn)
 lnode rp
 pgctl rp start
 q rp -c "CREATE EXTENSION locality_uuid" >/dev/null
@@ -702,7 +703,7 @@ mv "$WORK/reg" "$WORK/reg.lost"
 mv "$WORK/regpitr" "$WORK/reg"
 echo "port = ${PORT[reg]}" >>"$WORK/reg/postgresql.conf"
 recover_archived reg reg before_leases
-recovered=$(q reg -c "SELECT last_value FROM locality_uuid_registry.node_values")
+recovered=$(drawn)
 check "the registry recovered to the restore point at its address (values drawn: $at_restore_point there, $recovered now; up to $o_held before the loss), with its identity" \
   '[ "$(q reg -c "SELECT pg_is_in_recovery()")" = f ] && [ "$recovered" -lt "$o_held" ] &&
    [ "$(q reg -c "SELECT obj_description('"'"'locality_uuid_registry.node_values'"'"'::regclass, '"'"'pg_class'"'"')")" = "$identity" ]'
@@ -1063,7 +1064,7 @@ pgctl o stop -m fast
 
 # --- a registry whose node values are spent (issue #52) ---------------------------
 echo; echo "== a registry whose node values are spent"
-at=$(q reg -c "SELECT last_value FROM locality_uuid_registry.node_values")
+at=$(drawn)
 q reg -c "SELECT setval('locality_uuid_registry.node_values', 268435455)" >/dev/null
 rc=0; out=$("$CLI" fleet registry --registry "$REG user=postgres" 2>&1 >/dev/null) || rc=$?
 check "fleet registry exits $rc: $out" \
