@@ -15,6 +15,7 @@
 # so nothing installed by an earlier run can be tested.
 
 CHROOT_CACHE=${CHROOT_CACHE:-/var/cache/locality-uuid/chroots}
+. "$ROOT/scripts/compiler_cache.sh"
 
 # Major -> Debian suite that ships it. 14 and 16 are in no Debian suite.
 declare -A SUITE_OF_MAJOR=([13]=bullseye [17]=trixie [18]=sid [19]=experimental)
@@ -260,6 +261,7 @@ run_in_chroot() {
     fi
   fi
   dir=$(mktemp -d "/var/tmp/locality-uuid-$target.XXXXXX")
+  export -f compiler_cache_in_chroot compiler_cache_chroot_env
   if ensure_foreign_arch "$target" &&
      tar -xf "$(chroot_tarball "$target")" -C "$dir" &&
      mkdir -p "$dir/src" &&
@@ -316,9 +318,12 @@ run_in_chroot() {
         elif [ "$emulated" = 1 ]; then
           echo "compiled under qemu: no cross compiler to lend${cross:+ (the chroot has /lib64 or /usr/lib/x86_64-linux-gnu)}"
         fi
+        # The compiler cache of this machine, lent (scripts/compiler_cache.sh)
+        compiler_cache_in_chroot "$dir" "$cross_dir"
+        # shellcheck disable=SC2046
         exec chroot "$dir" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
           PG_MAJOR="$major" LOCALITY_ARCH="$arch" LOCALITY_EMULATED="$emulated" LOCALITY_CROSS="$cross_dir" LOCALITY_CHROOT=1 \
-          bash -c "cd /src && exec \"\$@\"" in-chroot "$@"
+          $(compiler_cache_chroot_env) bash -c "cd /src && exec \"\$@\"" in-chroot "$@"
       ' chroot-"$target" "$dir" "$major" "$arch" "$emulated" "$cross" "$multiarch" "$@" || rc=$?
   else
     echo "could not set up the $(describe_target "$target") chroot in $dir" >&2

@@ -123,8 +123,9 @@ export PG_CONFIG
 # Debian's pg_wrapper, a Perl script, chooses a version on every call, and
 # suites run psql thousands of times (psql -c 'SELECT 1': 146 ms through
 # it, 74 ms direct). What needs the wrapper itself (psql --cluster) calls
-# /usr/bin/psql by name.
-PATH="/usr/lib/postgresql/$PG_MAJOR/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+# /usr/bin/psql by name. A test run's compilers (scripts/compiler_cache.sh)
+# come first of all.
+PATH="${LOCALITY_COMPILER_PATH:+$LOCALITY_COMPILER_PATH:}/usr/lib/postgresql/$PG_MAJOR/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 export PATH
 
 # What building and testing one major needs. postgresql-server-dev-N pulls

@@ -35,6 +35,7 @@
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 . "$ROOT/scripts/cpu.sh"
+. "$ROOT/scripts/compiler_cache.sh"
 
 mode=all
 case "${1:-}" in
@@ -45,6 +46,13 @@ case "${1:-}" in
 "") ;;
 *) echo "usage: scripts/test.sh [--quick | --this-major | --chroots]" >&2; exit 2 ;;
 esac
+
+# Every compiler run goes through the run's compiler cache (ccache; the
+# chroots are lent it, and the second lane and a chroot's own run of this
+# script find it set up).
+if [ "${LOCALITY_CHROOT:-0}" != 1 ] && [ "$mode" != lane ]; then
+  use_compiler_cache || exit 1
+fi
 
 passed=0
 failed=0
@@ -128,6 +136,7 @@ summary() {
       echo "most CPU (user + system, the suite and every process it started; this machine's suites):"
       printf '%s\n' "${cpu_timings[@]}" | sort -rn | head -n 10 | awk '{printf "  %5ds  %s\n", $1, $2}'
     fi
+    compiler_cache_summary
     echo "total: $(( (SECONDS - RUN_START) / 60 )) min $(( (SECONDS - RUN_START) % 60 )) s"
   fi
   [ $failed -eq 0 ] || echo "failed suites: ${failures[*]}"

@@ -22,6 +22,9 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 ensure_packages dpkg-dev debhelper postgresql-server-dev-all lintian
 work=$(mktemp -d)
+# (A test run's compiler cache leaves this copy's own path out of its key:
+# scripts/compiler_cache.sh.)
+export CCACHE_BASEDIR=$work
 version=$(dpkg-parsechangelog -l "$ROOT/debian/changelog" -S Version)
 extversion=$(control_version)
 newest_update=$(cd "$ROOT/extension" && ls locality_uuid--*--"$extversion".sql)

@@ -6,6 +6,9 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 work=$(mktemp -d)
+# (A test run's compiler cache leaves this copy's own path out of its key:
+# scripts/compiler_cache.sh.)
+export CCACHE_BASEDIR=$work
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
