@@ -7,7 +7,9 @@ seconds=${FUZZ_SECONDS:-60}
 build="$ROOT/build-fuzz"
 # The clang of this major's PGXS (CLANG in its Makefile.global), as C++.
 clang=$(pgxs_clang)
-CXX=${clang/clang-/clang++-} cmake -S "$ROOT" -B "$build" -DLOCALITY_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# (A test run's compiler cache runs it: scripts/compiler_cache.sh.)
+CXX=${clang/clang-/clang++-} cmake -S "$ROOT" -B "$build" -DLOCALITY_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_COMPILER_LAUNCHER="${LOCALITY_COMPILER_LAUNCHER:-}" >/dev/null
 cmake --build "$build" -j"$(nproc)" >/dev/null
 for target in text layout; do
   scratch=$(mktemp -d)
