@@ -33,7 +33,8 @@
 #              unreadable record stops leases until put back
 #   registry PITR  the registry recovered to a point in time before 42 of
 #              its leases (more than a sequence logs ahead): the server
-#              that leased last passes the values handed out again at once;
+#              that leased last passes the values handed out again at once
+#              (one WARNING, then a LOG line a value);
 #              a second server and a new one lease above them all
 #   strings    a silent first host, a read-only first host (passed over),
 #              a string libpq cannot parse (its secret kept out of errors)
@@ -708,11 +709,13 @@ check "the registry recovered to the restore point at its address (values drawn:
   '[ "$(q reg -c "SELECT pg_is_in_recovery()")" = f ] && [ "$recovered" -lt "$o_held" ] &&
    [ "$(q reg -c "SELECT obj_description('"'"'locality_uuid_registry.node_values'"'"'::regclass, '"'"'pg_class'"'"')")" = "$identity" ]'
 refusals=$(log_count o "refusing node value")
+warned=$(log_count o "WARNING:  locality_uuid: could not lease .*refusing node value")
 start=$SECONDS
 pgctl o restart -m fast; wait_lease o
 o_took=$((SECONDS - start))
 o_after=$(node_of o)
 passed=$(( $(log_count o "refusing node value") - refusals ))
+warned=$(( $(log_count o "WARNING:  locality_uuid: could not lease .*refusing node value") - warned ))
 pgctl rp restart -m fast; wait_lease rp
 rp_after=$(node_of rp)
 lnode rn
@@ -723,6 +726,7 @@ rn_node=$(node_of rn)
 check "o passed the $passed values handed out again at once (in $o_took s), then node $o_after; the second server node $rp_after, a new one $rn_node: each above $o_held, the highest before the loss" \
   '[ "$passed" -ge 1 ] && [ "$passed" = $((o_held - recovered)) ] && [ "$o_after" = $((o_held + 1)) ] &&
    [ "$rp_after" -gt "$o_after" ] && [ "$rn_node" -gt "$rp_after" ]'
+check "... the first of the $passed refusals a WARNING, the rest of that pass LOG lines ($warned WARNING)" '[ "$warned" = 1 ]'
 # The new server at the instants of the others' ids before the loss; o and
 # the second server a second later (their restarts counted the second they
 # started in as full).

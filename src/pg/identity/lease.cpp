@@ -967,6 +967,7 @@ void locality_uuid_lease_main(Datum) {
     int32 node = 0;
     long wait_ms = 1000;
     int32 passed_at_once = 0;  // refused values passed without waiting
+    bool passing = false;      // the last attempt was such a value
     // A worker started again (killed, or exited, or after a crash restart
     // that kept the lease) while this start holds its lease: the lease
     // stands for the life of the postmaster, and backends may have read it;
@@ -998,8 +999,11 @@ void locality_uuid_lease_main(Datum) {
         if (strcmp(error, last_logged) != 0) {
             char whole[512];
             locality_pg::shown_whole(error, whole, sizeof whole);
-            // (A refusal of a value is always a WARNING: the registry went back.)
-            ereport(attempt == 1 || gap > 0 ? WARNING : LOG,
+            // A refusal of a value is a WARNING, the registry went back;
+            // the values refused after it in one pass at once (up to 256,
+            // as fast as the registry answers) are each a LOG line.
+            const bool warn = gap > 0 ? !passing : attempt == 1;
+            ereport(warn ? WARNING : LOG,
                     (errmsg("locality_uuid: could not lease a node value from the registry at %s: %s", registry, whole),
                      errdetail("Server-wide ids wait until this start holds a lease; the worker tries again "
                                "within 45 s of each failed attempt, and at once after a reload "
@@ -1014,8 +1018,10 @@ void locality_uuid_lease_main(Datum) {
         // failure does, for its owner's repair (fleet registry --past).
         if (gap > 0 && gap <= locality_pg::kGapPassedAtOnce && passed_at_once < locality_pg::kGapPassedAtOnce) {
             ++passed_at_once;
+            passing = true;
             continue;
         }
+        passing = false;
         // Up to half as long again, at random: servers started together
         // (a fleet after a power cut) spread their attempts.
         const long jitter = static_cast<long>(locality_pg::strong_random_u32() % static_cast<uint32>(wait_ms / 2 + 1));
