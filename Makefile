@@ -56,7 +56,7 @@ SHLIB_LINK = -lcrypto -lstdc++ -L$(shell $(PG_CONFIG) --libdir) -lpq
 # The command-line tool (below); set before PGXS, whose clean rule tests
 # EXTRA_CLEAN when it is read.
 CLI = locality-uuid
-CLI_OBJECT_DIR = cli-objects
+CLI_OBJECT_DIR = $(CURDIR)/cli-objects
 EXTRA_CLEAN = $(CLI) $(CLI_OBJECT_DIR) locality_uuid_sql.sql locality_uuid_sql_uninstall.sql locality_uuid_sql_pgtle.sql locality_uuid_sql_fill.sql locality_uuid_sql
 
 PG_CONFIG ?= pg_config
@@ -131,8 +131,10 @@ CLI_BINDIR = $(if $(filter command line,$(origin bindir)),$(bindir),$(PREFIX)/bi
 # is given on the command line.
 CLI_MANDIR = $(if $(filter command line,$(origin mandir)),$(mandir),$(PREFIX)/share/man)/man1
 
-# Its objects go to cli-objects/ (built with exceptions and RTTI, unlike the
-# module's), one compiler run each: make -j compiles them side by side.
+# Its objects go to cli-objects/ below the build directory (built with
+# exceptions and RTTI, unlike the module's), one compiler run each: make -j
+# compiles them side by side. (An absolute name, as the module's objects:
+# a VPATH build would find the source tree's.)
 CLI_OBJS = $(patsubst $(SOURCE_DIR)/%.cpp,$(CLI_OBJECT_DIR)/%.o,$(CLI_SOURCES))
 CLI_HEADERS = $(wildcard $(SOURCE_DIR)/src/core/*.hpp $(SOURCE_DIR)/src/registry/*.hpp $(SOURCE_DIR)/src/cli/*.hpp)
 

@@ -160,16 +160,14 @@ host_mirror() {
   echo "${uri:-http://deb.debian.org/debian}"
 }
 
-# mmdebstrap arguments for one target. Packages come from its suite's
+# mmdebstrap arguments for one target (an emulated one:
+# emulated_chroot_recipe). Packages come from its suite's
 # postgresql-server-dev-N, which pulls in that suite's clang and LLVM, and
 # what building and checking the Debian packages takes (build-essential,
 # dpkg-dev, debhelper, pg_buildext from postgresql-server-dev-all, lintian).
-# An emulated architecture skips the packaging suite (too slow under
-# qemu), so its chroot leaves those tools out.
 # sid and experimental Release files may carry an expired Valid-Until.
 # While the chroot is made, dpkg leaves out manual pages, documentation,
-# translations and info pages (nothing here reads them; under qemu their
-# unpacking and man-db's trigger are much of the time); the exclusion is
+# translations and info pages (nothing here reads them); the exclusion is
 # removed at the end, so a package installed in the chroot later (the
 # debian-package suite's own) installs whole.
 chroot_recipe() {
@@ -179,7 +177,7 @@ chroot_recipe() {
   local common=(--variant=apt --aptopt='Acquire::Check-Valid-Until "false"'
                 --include=make,g++,libssl-dev,libpq-dev,pkg-config,cmake,libgtest-dev,python3,locales,postgresql-common,postgresql-client-common)
   for path in man doc locale info; do common+=("--dpkgopt=path-exclude=/usr/share/$path/*"); done
-  is_emulated "$target" || common+=(--include=build-essential,dpkg-dev,debhelper,postgresql-server-dev-all,lintian)
+  common+=(--include=build-essential,dpkg-dev,debhelper,postgresql-server-dev-all,lintian)
   local finish='--customize-hook=rm -f "$1/etc/dpkg/dpkg.cfg.d/99mmdebstrap"'
   if is_arch_target "$target"; then
     printf '%s\n' "${common[@]}" "--arch=$target" \
@@ -205,8 +203,10 @@ chroot_recipe() {
 # qemu took 10 (arm64: 624 s, of which 540 s under qemu).
 emulated_chroot_recipe() {
   local target=$1 mirror=$2 stubs hook="$ROOT/scripts/chroot_emulated_hook.sh"
-  stubs=$(apt-cache depends "postgresql-server-dev-$PG_MAJOR" |
-            sed -n 's/^ *Depends: \(clang-[0-9]*\|llvm-[0-9]*-dev\)$/\1/p' | tr '\n' ' ')
+  # (The names from the installed package, not from apt's lists, so the
+  # recipe and its key do not change when the lists do.)
+  stubs=$(dpkg-query -W -f '${Depends}' "postgresql-server-dev-$PG_MAJOR" | tr ',' '\n' |
+            sed -n 's/^ *\(clang-[0-9]*\|llvm-[0-9]*-dev\)\( .*\)\?$/\1/p' | tr '\n' ' ')
   printf '%s\n' --variant=extract --aptopt='Acquire::Check-Valid-Until "false"' \
     "--include=?essential" "--include=usr-is-merged,make,g++,libssl-dev,libpq-dev,pkg-config,cmake,libgtest-dev,python3,openssl,postgresql-common,postgresql-client-common,postgresql-$PG_MAJOR,postgresql-server-dev-$PG_MAJOR" \
     "--setup-hook=sh '$hook' setup \"\$1\" $stubs" "--extract-hook=sh '$hook' extract \"\$1\"" \
@@ -240,9 +240,8 @@ prepare_chroot() {
   part=$(mktemp "$CHROOT_CACHE/.$target.XXXXXX.tar")
   # In a mount namespace of its own: the /dev, /proc and /sys mmdebstrap
   # mounts in its working directory vanish with it, also when it is killed
-  # (they stayed behind in /tmp before). An emulated architecture's
-  # packages are configured under qemu: on 2 busy cores that took over 30
-  # minutes, and beside a cold run's suites 57 (arm64), hence an hour and a half.
+  # (they stayed behind in /tmp before). The limit ends a hang: a native
+  # chroot takes 5 to 8 minutes idle, up to 23 beside a cold run's suites.
   timeout 5400 unshare --mount --propagation private \
     mmdebstrap -q --format=tar "${args[@]}" "${suite_mirror[0]}" "$part" "${suite_mirror[1]}" ||
     { rm -f "$part"; return 1; }
@@ -342,7 +341,6 @@ run_in_chroot() {
         fi
         # The compiler cache of this machine, lent (scripts/compiler_cache.sh)
         compiler_cache_in_chroot "$dir" "$cross_dir"
-        # shellcheck disable=SC2046
         exec chroot "$dir" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
           PG_MAJOR="$major" LOCALITY_ARCH="$arch" LOCALITY_EMULATED="$emulated" LOCALITY_CROSS="$cross_dir" LOCALITY_CHROOT=1 \
           $(compiler_cache_chroot_env) bash -c "cd /src && exec \"\$@\"" in-chroot "$@"
@@ -424,6 +422,8 @@ run_in_lane() {
       mkdir -p "$dir/root$dir/tree" "$dir/root$logs"
       mount --bind "$dir/tree" "$dir/root$dir/tree"
       mount --bind "$logs" "$dir/root$logs"
+      # The compiler cache is shared, not the overlay copy of it.
+      [ -z "${CCACHE_DIR:-}" ] || mount --bind "$CCACHE_DIR" "$dir/root$CCACHE_DIR"
       : >"$dir/started"
       exec chroot "$dir/root" bash -c "cd \"\$0\" && exec \"\$@\"" "$dir/tree" "$@"
     ' lane "$dir" "$logs" "$@" || rc=$?

@@ -28,7 +28,11 @@ if [ "$stage" = setup ]; then
   # Before anything is downloaded. Merged /usr, as bookworm's usrmerge
   # leaves it (tar follows these links when it unpacks), without /lib64 (a
   # chroot that has it is lent no cross compiler: run_in_chroot).
-  for d in bin sbin lib; do mkdir -p "$r/usr/$d"; ln -s "usr/$d" "$r/$d"; done
+  for d in bin sbin lib; do
+    mkdir -p "$r/usr/$d"
+    [ -e "$r/$d" ] || [ -L "$r/$d" ] || ln -s "usr/$d" "$r/$d"
+    [ "$(readlink "$r/$d")" = "usr/$d" ] || { echo "/$d is not a link to usr/$d" >&2; exit 1; }
+  done
   # PACKAGE... (clang-N and llvm-N-dev, which postgresql-server-dev-N
   # depends on) count as installed, so neither they nor what only they
   # pull in (about 100 MB, and the LLVM closure) is downloaded: under qemu

@@ -127,6 +127,8 @@ export PG_CONFIG
 # come first of all.
 PATH="${LOCALITY_COMPILER_PATH:+$LOCALITY_COMPILER_PATH:}/usr/lib/postgresql/$PG_MAJOR/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 export PATH
+# (The compiler cache keys paths relative to this tree, wherever it is.)
+[ -z "${CCACHE_DIR:-}" ] || export CCACHE_BASEDIR=$ROOT
 
 # What building and testing one major needs. postgresql-server-dev-N pulls
 # in the clang and LLVM its PGXS compiles bitcode with.
@@ -169,7 +171,7 @@ copy_tree() {
        tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$1"
   else
     tar -C "$ROOT" --exclude='*.o' --exclude='*.bc' --exclude='*.so' --exclude=./build --exclude=./results \
-      --exclude=./locality-uuid -cf - . | tar -xf - -C "$1"
+      --exclude=./locality-uuid --exclude=./cli-objects -cf - . | tar -xf - -C "$1"
   fi
 }
 

@@ -1,43 +1,59 @@
-# The compiler cache of a test run (ccache): every compiler run of
+# The compiler cache of a test run (ccache): the compiler runs of
 # scripts/test.sh (the module and its bitcode, the CLI, the unit tests, the
-# Debian package, the sanitizer and fuzzer builds, the test shims), on this
-# machine and in each chroot, goes through it, so a run whose sources did
-# not change compiles next to nothing again. Source it after common.sh.
+# Debian package, the sanitizer and fuzzer builds, the test shims) go
+# through it, on this machine, in its second lane and in each chroot, so a
+# run whose sources did not change compiles next to nothing again. Source
+# it after common.sh.
 #
 # Why a hit is honest: ccache's key is the source and every header it
-# includes, every option, and the compiler itself (its path, size and
+# includes, every option, and the compiler itself (its name, size and
 # mtime; a chroot's compilers keep their mtimes from the cached tarball); a
 # hit is the object that compiler would make, and its warnings are printed
 # again. A compile that fails (any warning, under -Werror) is never cached,
-# so it fails again. Tests never run against a cached build: the module is
-# built, installed and compared as before (build_and_install_extension).
+# so it fails again. The objects may come from the cache; the module is
+# still linked, installed and compared byte for byte with the build before
+# any suite runs (build_and_install_extension).
 #
-# The tree's own path is left out of the key (CCACHE_BASEDIR rewrites it to
-# relative paths, CCACHE_NOHASHDIR leaves the working directory out of the
-# debug information's key), so a fresh clone elsewhere hits too. A cold
-# run moves $COMPILER_CACHE aside with the chroots (doc/development.md).
+# The tree's own path is left out of the key (CCACHE_BASEDIR, set to the
+# tree by common.sh, or to a suite's copy by that suite; CCACHE_NOHASHDIR
+# leaves the working directory out of the debug information's key), so a
+# fresh clone elsewhere hits too. A cold run moves /var/cache/locality-uuid
+# aside, this cache with the chroots (doc/development.md).
 COMPILER_CACHE=${COMPILER_CACHE:-/var/cache/locality-uuid/ccache}
 COMPILER_CACHE_SIZE=${COMPILER_CACHE_SIZE:-4G}
+# This machine's loader and libraries, as a chroot sees them when they are
+# lent (compiler_cache_in_chroot).
+export HOST_LOADER=/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
+export HOST_LIBS=/usr/lib/x86_64-linux-gnu
 
-# On this machine: ccache installed, its directory ready, Debian's
+# On this machine: ccache installed and its directory ready; Debian's
 # masquerading directory (gcc, g++, cc, c++, clang-N, ... as ccache) first
-# in PATH (LOCALITY_COMPILER_PATH, which common.sh keeps first), and the launcher the Makefile puts before PGXS's clang (which
-# PGXS names by its full path, so no PATH reaches it). Exports what the
-# suites, the lane and the chroots (run_in_chroot) use.
+# in PATH (LOCALITY_COMPILER_PATH, which common.sh keeps first), and the
+# launcher the Makefile puts before PGXS's clang (named by its full path,
+# so no PATH reaches it). The chroots are lent this ccache only where this
+# machine's loader can run it for them (an x86-64 machine with merged
+# /usr): LOCALITY_LEND_CCACHE=1. Without ccache (it cannot be installed
+# here) the run goes on uncached, and says so: the cache changes speed only.
 use_compiler_cache() {
-  ensure_packages ccache || return 1
-  mkdir -p "$COMPILER_CACHE" || return 1
-  # Builds run as root here; a suite's shims may be compiled as another user.
-  chmod 1777 "$COMPILER_CACHE"
-  export CCACHE_DIR=$COMPILER_CACHE CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=1 CCACHE_UMASK=000
-  ccache --max-size "$COMPILER_CACHE_SIZE" >/dev/null || return 1
+  if ! ensure_packages ccache || ! install -d -m 755 "$COMPILER_CACHE" ||
+     ! CCACHE_DIR=$COMPILER_CACHE ccache --max-size "$COMPILER_CACHE_SIZE" >/dev/null; then
+    log "no compiler cache: every compile runs"
+    return 0
+  fi
+  export CCACHE_DIR=$COMPILER_CACHE CCACHE_NOHASHDIR=1 CCACHE_BASEDIR=$ROOT
   ccache --zero-stats >/dev/null
   export LOCALITY_COMPILER_PATH=/usr/lib/ccache LOCALITY_COMPILER_LAUNCHER=ccache
   PATH=$LOCALITY_COMPILER_PATH:$PATH
+  if [ "$(dpkg --print-architecture)" = amd64 ] &&
+     "$HOST_LOADER" --library-path "$HOST_LIBS" /usr/bin/ccache --version >/dev/null 2>&1; then
+    export LOCALITY_LEND_CCACHE=1
+  fi
 }
 
-# One line: what the cache did for this run (or this chroot).
+# One line: what the cache did for the whole run, the chroots' compiles
+# included (they share it).
 compiler_cache_summary() {
+  [ -n "${LOCALITY_COMPILER_LAUNCHER:-}" ] || return 0
   ccache --print-stats 2>/dev/null | awk -F'\t' '
     $1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { hits += $2 }
     $1 == "cache_miss" { misses = $2 }
@@ -49,20 +65,21 @@ compiler_cache_summary() {
 # the chroot, run natively by this machine's loader from its /usr (mounted
 # read-only at /host/usr), whatever the chroot's own glibc or architecture:
 # /usr/local/lib/locality-ccache/ccache runs it, and gcc, g++, cc and c++
-# there run the chroot's own compilers through it (first in the PATH
-# common.sh sets: LOCALITY_COMPILER_PATH); a chroot lent a cross compiler gets it in its wrappers
-# (CROSS_WRAPPERS). The cache directory is shared, mounted at
-# /var/cache/locality-ccache. LD_PRELOAD is cleared for ccache alone: a
-# library the chroot preloads (fakeroot) is built for the chroot's glibc.
+# in its bin/ run the chroot's own compilers through it (first in the PATH
+# common.sh sets: LOCALITY_COMPILER_PATH); a chroot lent a cross compiler
+# gets ccache in those wrappers (CROSS_WRAPPERS). The cache directory is
+# shared, at /var/cache/locality-ccache. LD_PRELOAD is emptied for ccache
+# and the compilers it runs: a library the chroot preloads is built for
+# the chroot's glibc, not this machine's.
 compiler_cache_in_chroot() {
   local dir=$1 cross_wrappers=${2:-} tool wrapdir=/usr/local/lib/locality-ccache
-  [ -n "${CCACHE_DIR:-}" ] || return 0
+  [ "${LOCALITY_LEND_CCACHE:-0}" = 1 ] || return 0
   mkdir -p "$dir/host/usr" "$dir/var/cache/locality-ccache" "$dir$wrapdir/bin"
   mount --bind /usr "$dir/host/usr"
   mount -o remount,bind,ro "$dir/host/usr"
   mount --bind "$CCACHE_DIR" "$dir/var/cache/locality-ccache"
-  printf '#!/bin/sh\nLD_PRELOAD= exec /host/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 --library-path /host/usr/lib/x86_64-linux-gnu /host/usr/bin/ccache "$@"\n' \
-    >"$dir$wrapdir/ccache"
+  printf '#!/bin/sh\nLD_PRELOAD= exec /host%s --library-path /host%s /host/usr/bin/ccache "$@"\n' \
+    "$HOST_LOADER" "$HOST_LIBS" >"$dir$wrapdir/ccache"
   chmod 755 "$dir$wrapdir/ccache"
   for tool in gcc g++ cc c++; do
     printf '#!/bin/sh\nexec %s/ccache /usr/bin/%s "$@"\n' "$wrapdir" "$tool" >"$dir$wrapdir/bin/$tool"
@@ -75,9 +92,11 @@ compiler_cache_in_chroot() {
   fi
 }
 
-# The environment a chroot's command gets with it (env NAME=VALUE ...).
+# The environment a chroot's command gets with it (NAME=VALUE words for
+# env): the same condition as compiler_cache_in_chroot's mounts.
 compiler_cache_chroot_env() {
-  [ -n "${CCACHE_DIR:-}" ] || return 0
-  echo "CCACHE_DIR=/var/cache/locality-ccache CCACHE_BASEDIR=/src CCACHE_NOHASHDIR=1 CCACHE_UMASK=000" \
-       "LOCALITY_COMPILER_PATH=/usr/local/lib/locality-ccache/bin LOCALITY_COMPILER_LAUNCHER=/usr/local/lib/locality-ccache/ccache"
+  [ "${LOCALITY_LEND_CCACHE:-0}" = 1 ] || return 0
+  echo "CCACHE_DIR=/var/cache/locality-ccache CCACHE_NOHASHDIR=1" \
+       "LOCALITY_COMPILER_PATH=/usr/local/lib/locality-ccache/bin" \
+       "LOCALITY_COMPILER_LAUNCHER=/usr/local/lib/locality-ccache/ccache"
 }

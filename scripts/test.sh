@@ -47,11 +47,10 @@ case "${1:-}" in
 *) echo "usage: scripts/test.sh [--quick | --this-major | --chroots]" >&2; exit 2 ;;
 esac
 
-# Every compiler run goes through the run's compiler cache (ccache; the
-# chroots are lent it, and the second lane and a chroot's own run of this
-# script find it set up).
+# The run's compiler cache (ccache): set up here, inherited by the second
+# lane, lent to the chroots.
 if [ "${LOCALITY_CHROOT:-0}" != 1 ] && [ "$mode" != lane ]; then
-  use_compiler_cache || exit 1
+  use_compiler_cache
 fi
 
 passed=0
@@ -306,7 +305,7 @@ cpu_account_run
 trap cpu_release_run EXIT
 ensure_packages "${BUILD_PACKAGES[@]}" || exit 1
 # shellcheck disable=SC2046
-ensure_packages $(host_test_packages) mmdebstrap iproute2 || exit 1
+ensure_packages $(host_test_packages) mmdebstrap iproute2 openssl || exit 1
 # (leases.sh's transaction pooler, on this machine only; its package
 # would start a PgBouncer of its own)
 ensure_packages_without_services pgbouncer || exit 1

@@ -71,5 +71,6 @@ mk uninstall DESTDIR="$work/root" bindir=/opt/tools/bin >/dev/null
 [ ! -e "$work/root/opt/tools/bin/locality-uuid" ] || fail "uninstall with bindir="
 echo "make uninstall removes every file it installed; bindir= places the CLI, mandir= its manual page"
 mk clean
-[ ! -e "$work/build/locality-uuid" ] && [ ! -e "$work/build/locality_uuid.so" ] || fail "make clean left the CLI or module"
+[ ! -e "$work/build/locality-uuid" ] && [ ! -e "$work/build/locality_uuid.so" ] && [ ! -e "$work/build/cli-objects" ] ||
+  fail "make clean left the CLI, its objects or the module"
 echo "make clean removes the module and the CLI"

@@ -16,7 +16,7 @@ set -euo pipefail
 ensure_packages pgxnclient unzip
 work=$(mktemp -d)
 # (A test run's compiler cache leaves this copy's own path out of its key:
-# scripts/compiler_cache.sh.)
+# scripts/compiler_cache.sh; pgxn unpacks the zip under TMPDIR, here.)
 export CCACHE_BASEDIR=$work
 trap 'rm -rf "$work"; install_built_extension' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -97,7 +97,7 @@ PY
 make -C "$ROOT" -s PG_CONFIG="$PG_CONFIG" uninstall >/dev/null
 libdir=$("$PG_CONFIG" --pkglibdir)
 [ ! -e "$libdir/locality_uuid.so" ] || fail "the module is still installed before pgxn install"
-(cd "$work" && pgxn install --yes --pg_config "$PG_CONFIG" --make make "./$(basename "$zip")" >"$work/install.log" 2>&1) ||
+(cd "$work" && TMPDIR="$work" pgxn install --yes --pg_config "$PG_CONFIG" --make make "./$(basename "$zip")" >"$work/install.log" 2>&1) ||
   { tail -n 30 "$work/install.log"; fail "pgxn install"; }
 [ -e "$libdir/locality_uuid.so" ] || fail "pgxn install installed no module"
 echo "pgxn install ./$(basename "$zip"): built and installed for PostgreSQL $PG_MAJOR"
@@ -118,7 +118,7 @@ export work zip PG_CONFIG
 EXTVERSION=$(control_version)
 export EXTVERSION
 with_cluster -- bash -c load
-(cd "$work" && pgxn uninstall --yes --pg_config "$PG_CONFIG" --make make "./$(basename "$zip")" >"$work/uninstall.log" 2>&1) ||
+(cd "$work" && TMPDIR="$work" pgxn uninstall --yes --pg_config "$PG_CONFIG" --make make "./$(basename "$zip")" >"$work/uninstall.log" 2>&1) ||
   { tail -n 30 "$work/uninstall.log"; fail "pgxn uninstall"; }
 [ ! -e "$libdir/locality_uuid.so" ] || fail "pgxn uninstall left the module"
 echo "pgxn uninstall: the module is gone"
