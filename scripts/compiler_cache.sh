@@ -64,9 +64,9 @@ compiler_cache_summary() {
 # mount namespace before the chroot starts. This machine's ccache is lent to
 # the chroot, run natively by this machine's loader from its /usr (mounted
 # read-only at /host/usr), whatever the chroot's own glibc or architecture:
-# /usr/local/lib/locality-ccache/ccache runs it, and gcc, g++, cc and c++
-# in its bin/ run the chroot's own compilers through it (first in the PATH
-# common.sh sets: LOCALITY_COMPILER_PATH); a chroot lent a cross compiler
+# /usr/local/lib/locality-ccache/ccache runs it, and gcc, g++, cc, c++ and
+# their triplet names in its bin/ run the chroot's own compilers through it
+# (first in the PATH common.sh sets: LOCALITY_COMPILER_PATH); a chroot lent a cross compiler
 # gets ccache in those wrappers (CROSS_WRAPPERS). The cache directory is
 # shared, at /var/cache/locality-ccache. LD_PRELOAD is emptied for ccache
 # and the compilers it runs: a library the chroot preloads is built for
@@ -81,7 +81,12 @@ compiler_cache_in_chroot() {
   printf '#!/bin/sh\nLD_PRELOAD= exec /host%s --library-path /host%s /host/usr/bin/ccache "$@"\n' \
     "$HOST_LOADER" "$HOST_LIBS" >"$dir$wrapdir/ccache"
   chmod 755 "$dir$wrapdir/ccache"
-  for tool in gcc g++ cc c++; do
+  # The native chroots' PGXS names its compilers by their triplet
+  # (x86_64-linux-gnu-gcc, -g++): those are wrapped too. The emulated ones
+  # are not: their triplet names are the lent cross compilers', whose
+  # wrappers (below) already run ccache.
+  for tool in gcc g++ cc c++ $([ -n "$cross_wrappers" ] || { cd "$dir/usr/bin" &&
+                              ls -- *-linux-gnu*-gcc *-linux-gnu*-g++ 2>/dev/null; }); do
     printf '#!/bin/sh\nexec %s/ccache /usr/bin/%s "$@"\n' "$wrapdir" "$tool" >"$dir$wrapdir/bin/$tool"
     chmod 755 "$dir$wrapdir/bin/$tool"
   done
