@@ -312,7 +312,7 @@ q u -c "CREATE EXTENSION locality_uuid"
 tick
 side u up_old
 pgctl u stop -m fast
-as_postgres "$BIN/initdb" -D "$WORK/u2" -U postgres --auth=trust >/dev/null
+as_postgres "$BIN/initdb" --no-sync -D "$WORK/u2" -U postgres --auth=trust >/dev/null
 cat "$WORK/u/postgresql.conf" >"$WORK/u2/postgresql.conf"
 upgrade u u2
 # README: the state file goes with the upgrade.

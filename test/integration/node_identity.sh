@@ -99,7 +99,7 @@ host_config() {  # host_config NAME NODE_ID PORT
 pgctl_etc() { as_postgres timeout 120 "$BIN/pg_ctl" -D "$WORK/etc-$1" -l "$WORK/$1.log" -w "$2" >/dev/null; }
 
 primary_port=$(free_port)
-as_postgres "$BIN/initdb" -D "$WORK/primary" -U postgres --auth=trust >/dev/null
+as_postgres "$BIN/initdb" --no-sync -D "$WORK/primary" -U postgres --auth=trust >/dev/null
 rm "$WORK/primary/postgresql.conf" "$WORK/primary/pg_hba.conf" "$WORK/primary/pg_ident.conf"
 host_config primary 101 "$primary_port"
 pgctl_etc primary start

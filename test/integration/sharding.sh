@@ -44,7 +44,7 @@ chown postgres "$WORK"
 i=0
 for n in "${NODES[@]}"; do
   PORT[$n]=$(free_port); NODE_ID[$n]=$((1000 + i)); i=$((i + 1))
-  as_postgres "$BIN/initdb" -D "$WORK/$n" -U postgres --auth=trust -E UTF8 >/dev/null
+  as_postgres "$BIN/initdb" --no-sync -D "$WORK/$n" -U postgres --auth=trust -E UTF8 >/dev/null
   cat >>"$WORK/$n/postgresql.conf" <<CONF
 port = ${PORT[$n]}
 listen_addresses = '127.0.0.1'
