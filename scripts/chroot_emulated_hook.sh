@@ -7,11 +7,13 @@
 # 11 minutes on an idle machine, and up to 57 beside a run's suites.
 #
 # What the configuring would have done that the emulated suites use
-# (build-install, unit-tests, regress-preloaded and cli: a build by the lent
-# cross compiler, pg_virtualenv, pg_regress, python3) is done here instead,
-# from the host, in the chroot's files: dpkg's status (ensure_packages asks
-# dpkg-query), users and groups, alternatives, the snakeoil key, the
-# postgresql-common files and directories, merged /usr, ld.so.cache. The
+# (build-install, unit-tests, regress-preloaded, cli and, on arm64,
+# identity_late: a build by the lent cross compiler, pg_virtualenv,
+# pg_regress, python3, servers run by runuser) is done here instead, from
+# the host, in the chroot's files: dpkg's status (ensure_packages asks
+# dpkg-query), users and groups, alternatives, PAM's common files, the
+# snakeoil key, the postgresql-common files and directories, merged /usr,
+# ld.so.cache. The
 # Debian-packaging suite, the only one that installs packages, never runs
 # under qemu. Anything another emulated suite needs later goes here too.
 #
@@ -85,6 +87,21 @@ alt awk /usr/bin/awk /usr/bin/mawk
 alt cc /usr/bin/cc /usr/bin/gcc
 alt c++ /usr/bin/c++ /usr/bin/g++
 alt cpp /usr/lib/cpp /usr/bin/cpp
+
+# libpam-runtime's postinst (pam-auth-update) with the one profile it
+# enables here, unix (mkhomedir is "Default: no"): runuser (as_postgres in
+# the suites' servers.sh) opens a PAM session, which fails without them.
+pam() {
+  printf '%s\t[%s]\tpam_unix.so%s\n%s\trequisite\t\t\tpam_deny.so\n%s\trequired\t\t\tpam_permit.so\n' \
+    "$2" "$3" "$4" "$2" "$2" >"$r/etc/pam.d/common-$1"
+}
+pam auth auth 'success=1 default=ignore' ' nullok'
+pam account account 'success=1 new_authtok_reqd=done default=ignore' ' '
+pam password password 'success=1 default=ignore' ' obscure yescrypt'
+for f in session session-noninteractive; do
+  printf 'session\t[default=1]\t\t\tpam_permit.so\nsession\trequisite\t\t\tpam_deny.so\nsession\trequired\t\t\tpam_permit.so\nsession\trequired\tpam_unix.so \n' \
+    >"$r/etc/pam.d/common-$f"
+done
 
 # ssl-cert's snakeoil key and certificate, as its postinst makes them:
 # clusters keep ssl = on, as in every other chroot.

@@ -56,6 +56,7 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 . "$ROOT/test/integration/lib/servers.sh"
+. "$ROOT/test/integration/lib/positions.sh"
 WORK=$(mktemp -d /tmp/locality-faults.XXXXXX)
 DATA=$WORK/data
 FIXED="'2020-01-01 00:00:00+00'"
@@ -80,22 +81,6 @@ check() { if eval "$2"; then echo "ok:   $1"; else echo "FAIL: $1"; failures=$((
 # mapped byte while a '>' had emptied the file got SIGBUS: the backend that
 # died in two fresh-clone runs, after the hung read of the corrupt file).
 fault() { printf '%s' "$1" | dd of="$WORK/fault" bs=1 count=1 conv=notrunc status=none; }
-state_value() { sed -n "s/^$1 //p" "$DATA/locality_uuid.state"; }
-# The variable-mode position of an id (inverse of the prime mod 2^32).
-position_sql() {
-  echo "(((locality_uuid_counter($1) - $(state_value variable_start) + 4294967296) % 4294967296)::numeric
-         * 3127333277 - 1 + 4294967296) % 4294967296"
-}
-# Variable positions are counted mod 2^32, marks are 64-bit counts of
-# draws (moves past fresh random points have taken them past 2^32):
-# ahead POS MARK: POS is at MARK or past it by less than 2^23 (a refill or
-# two, a block per backend); below POS MARK: POS is before MARK, by less
-# than 2^23; moved POS MARK: POS is 2^30 to 3 * 2^30 (and a refill) past
-# MARK, as after a move.
-ring() { echo $(( ($1 - $2 % 4294967296 + 4294967296) % 4294967296 )); }
-ahead() { [ "$(ring "$1" "$2")" -lt 8388608 ]; }
-below() { local d; d=$(ring "$2" "$1"); [ "$d" -ge 1 ] && [ "$d" -lt 8388608 ]; }
-moved() { local d; d=$(ring "$1" "$2"); [ "$d" -ge 1073741824 ] && [ "$d" -lt $((3221225472 + 8388608)) ]; }
 # The error of one statement, verbose (SQLSTATE, DETAIL, HINT), on one line.
 error_of() { q -v VERBOSITY=verbose -c "$1" 2>&1 | tr '\n' ' ' || true; }
 up() { [ "$(q -c "SELECT 1" 2>/dev/null)" = 1 ]; }
