@@ -42,8 +42,8 @@
 #   crash in first recovery  a crash-snapshot copy whose start wrote its
 #               move, its recovery (with the origin's release) replayed
 #               again at the next start: 0 repeats (issue #51, finding 2);
-#               and killed inside that recovery, between the glitch's
-#               refill it wrote to the state file and the release.
+#               and killed at each write of that first start, its move's
+#               and its recovery's, then started again: 0 repeats.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 . "$ROOT/test/integration/lib/servers.sh"
@@ -611,38 +611,55 @@ tick
 side g g_recovered_again
 repeats "... the copy's recovery replayed again after that crash, beside its origin at the same instants" \
   f_release g_recovered_again
-# The crash one step later: inside that first recovery, the glitch's
-# refill replayed raises the state file (the startup process's first
-# write) and the crash comes before the release is written (its second:
-# fault_shim mode 2 kills it there). The next start finds the file raised
-# by the glitch and the binding bound here, and replays the release again.
-# (PostgreSQL 15+: before, the library logs no record, and a copy's
-# recovery replays nothing of it.)
-if [ "$PG_MAJOR" -ge 15 ]; then
-  pgctl g stop -m fast
+# A crash at each step of that first start (issue #51, finding 2): the
+# start writes its move (the binding "moving", the state file with the
+# moved marks, the binding "bound"; the postmaster's writes), then its
+# recovery replays the glitch's refill and the release (the startup
+# process's state file writes, PostgreSQL 15+: before, the library logs
+# no record). fault_shim mode A, B, ... kills whichever process makes the
+# start's first, second, ... of those writes, before it writes. Each time
+# the copy is started again from where the crash left it, at the same
+# instants as above, beside its origin: 0 repeats. The steps go on until a
+# start is not killed: every write of it has been a crash point.
+pgctl g stop -m fast
+build_shim fault_shim "$WORK"
+killed_at=""
+for step in A B C D E F G H I; do
   rm -rf "$WORK/g"
-  mv "$WORK/g.snapshot.again" "$WORK/g"
+  cp -a "$WORK/g.snapshot.again" "$WORK/g"
   : >"$WORK/g.log"
+  rm -f "$WORK/fault.count" "$WORK/fault.writes"
   CLOCK_MS=$first_start_ms
   set_clock "$WORK/clock" "$CLOCK_MS"
-  build_shim fault_shim "$WORK"
-  echo 2 >"$WORK/fault"
+  echo "$step" >"$WORK/fault"
   chown postgres "$WORK/fault"
   as_postgres env LD_PRELOAD="$WORK/fault_shim.so $WORK/clock_shim.so" FAULT_SHIM_FILE="$WORK/fault" \
     CLOCK_SHIM_FILE="$WORK/clock" timeout 120 "$BIN/pg_ctl" -D "$WORK/g" -l "$WORK/g.log" -w start >/dev/null 2>&1 || true
-  check "a copy's first recovery killed between writing the glitch's refill and the release ($(wc -c <"$WORK/fault.count" 2>/dev/null || echo 0) kill)" \
-    'log_has g "$MOVED" && log_has g "startup process \(PID [0-9]+\) was terminated by signal 9" && [ "$(wc -c <"$WORK/fault.count")" = 1 ]'
-  # (a start that was not killed is running: stopped, as a crash would)
+  # (a start not killed, or a postmaster left by its killed startup
+  # process, is stopped as a crash would)
   if [ -f "$WORK/g/postmaster.pid" ]; then as_postgres "$BIN/pg_ctl" -D "$WORK/g" -m immediate stop >/dev/null 2>&1 || true; fi
+  [ -s "$WORK/fault.count" ] || break
+  # (the process the postmaster saw killed, or the postmaster itself)
+  who=$(grep -oE "[a-z]+ process \(PID [0-9]+\) was terminated by signal 9" "$WORK/g.log" | sed -n '1s/ (PID.*//p' || true)
+  who=${who:-postmaster}
+  killed_at+="${killed_at:+, }$step ($who)"
   : >"$WORK/g.log"
   pgctl g start
-  check "... started again: no move, the release replayed again" '! log_has g "$MOVED" && log_has g "redo done"'
   tick
-  side g g_killed_in_recovery
-  repeats "... the copy beside its origin at the same instants" f_release g_killed_in_recovery
+  side g "g_killed_$step"
+  repeats "... the copy's first start killed at its write $step ($who), started again, beside its origin at the same instants" \
+    f_release "g_killed_$step"
+  pgctl g stop -m fast
+done
+echo "the copy's first start, killed at each of its writes: $killed_at; step $step not reached (writes: $(wc -c <"$WORK/fault.writes" 2>/dev/null || echo 0))"
+if [ "$PG_MAJOR" -ge 15 ]; then
+  check "... a crash at each write: of the start's move and of its recovery's ($killed_at)" \
+    '[[ $killed_at == *"(postmaster)"* && $killed_at == *"(startup process)"* ]]'
 else
-  echo "PostgreSQL $PG_MAJOR logs no reservations: no replayed refill or release to crash between"
+  check "... a crash at each write of the start's move ($killed_at)" '[[ $killed_at == *"(postmaster)"* ]]'
 fi
+rm -rf "$WORK/g.snapshot.again"
+pgctl g start
 pgctl f stop -m fast
 pgctl g stop -m fast
 

@@ -24,6 +24,12 @@
  *        own N-th write of the state file, before it writes: a crash at
  *        that point of recovery; the postmaster's own writes are not
  *        counted
+ *   'A'..'I'  the process that makes the server's N-th write ('A': the
+ *        first) of the state file or the binding file, whichever process
+ *        it is (the postmaster's at its start included), is killed
+ *        (SIGKILL) before it writes: a crash at that step of a start or
+ *        its recovery; the writes are counted across the server's
+ *        processes in FAULT_SHIM_FILE.writes (a byte each)
  * Every other file is untouched. Each write that fails (or, in mode 'c',
  * each write) is counted: one byte appended to FAULT_SHIM_FILE.count, so a
  * test can tell how often the server tried.
@@ -80,6 +86,33 @@ static void count_failure(ssize_t (*real_write)(int, const void *, size_t))
 		return;
 	(void) real_write(fd, "x", 1);
 	close(fd);
+}
+
+/* Modes 'A'..'I': appends a byte to FAULT_SHIM_FILE.writes for this write
+ * of the state or binding file, and returns how many the file then holds:
+ * the server's writes so far, this one included (0 if it cannot tell). */
+static long count_server_write(ssize_t (*real_write)(int, const void *, size_t))
+{
+	static int (*real_open)(const char *, int, ...);
+	char path[4096];
+	const char *base = getenv("FAULT_SHIM_FILE");
+	struct stat st;
+	long n = 0;
+	int fd;
+
+	if (base == NULL || strlen(base) > sizeof(path) - 8)
+		return 0;
+	if (real_open == NULL)
+		real_open = (int (*)(const char *, int, ...)) dlsym(RTLD_NEXT, "open");
+	strcpy(path, base);
+	strcat(path, ".writes");
+	fd = real_open(path, O_WRONLY | O_APPEND | O_CREAT, 0666);
+	if (fd < 0)
+		return 0;
+	if (real_write(fd, "x", 1) == 1 && fstat(fd, &st) == 0)
+		n = (long) st.st_size;
+	close(fd);
+	return n;
 }
 
 /* Mode 'h': writes this process's pid, a line, to FAULT_SHIM_FILE.hung as
@@ -175,6 +208,15 @@ ssize_t write(int fd, const void *buf, size_t len)
 
 	if (real == NULL)
 		real = (ssize_t (*)(int, const void *, size_t)) dlsym(RTLD_NEXT, "write");
+	if (fd >= 0 && fd < MAX_FD && watched[fd] != 0)
+	{
+		attach();
+		if (mode != NULL && *mode >= 'A' && *mode <= 'I' && count_server_write(real) == *mode - 'A' + 1)
+		{
+			count_failure(real);
+			kill(getpid(), SIGKILL);
+		}
+	}
 	if (fd >= 0 && fd < MAX_FD && watched[fd] == WATCHED_BINDING)
 	{
 		attach();
