@@ -19,13 +19,14 @@
 #   oneshot one UPDATE of the whole table with the seq expression: what the
 #           batches avoid
 #   BACKFILL_ROWS=10000000   BACKFILL_OUT=bench/results/backfill-<major>-<rows>
+#   BACKFILL_SLICE=<rows / 10>: rows filled between two VACUUMs
 # Writes backfill.csv and summary.md to BACKFILL_OUT and prints the summary.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 ROWS=${BACKFILL_ROWS:-10000000}
 RECIPES=${BACKFILL_RECIPES:-seq var random v1 oneshot}
 OUT=${BACKFILL_OUT:-$ROOT/bench/results/backfill-$PG_MAJOR-$ROWS}
-SLICE=$(( ROWS / 10 ))
+SLICE=${BACKFILL_SLICE:-$(( ROWS / 10 ))}
 # A 10M-row sitting runs for 15-20 minutes; the cluster's time limit is ample.
 export CLUSTER_TIMEOUT=${CLUSTER_TIMEOUT:-10800}
 mkdir -p "$OUT"

@@ -252,6 +252,16 @@ prepare_chroot() {
   find "$CHROOT_CACHE" -maxdepth 1 -name "$stem-*.tar" ! -path "$tarball" -delete
 }
 
+# lend_host_usr DIR: this machine's /usr, read-only at DIR/host/usr (once,
+# whoever lends from it first: the cross compiler, the compiler cache).
+# Run inside run_in_chroot's private mount namespace.
+lend_host_usr() {
+  mountpoint -q "$1/host/usr" && return 0
+  mkdir -p "$1/host/usr"
+  mount --bind /usr "$1/host/usr"
+  mount -o remount,bind,ro "$1/host/usr"
+}
+
 # run_in_chroot TARGET [COMMAND...]: runs COMMAND (default: the per-major
 # suites, scripts/test.sh --this-major) in /src of a fresh copy of one
 # target's chroot, with this source tree (tracked and untracked, not
@@ -282,7 +292,7 @@ run_in_chroot() {
     fi
   fi
   dir=$(mktemp -d "/var/tmp/locality-uuid-$target.XXXXXX")
-  export -f compiler_cache_in_chroot compiler_cache_chroot_env
+  export -f lend_host_usr compiler_cache_in_chroot compiler_cache_chroot_env
   if ensure_foreign_arch "$target" &&
      tar -xf "$(chroot_tarball "$target")" -C "$dir" &&
      mkdir -p "$dir/src" &&
@@ -306,7 +316,7 @@ run_in_chroot() {
         mkdir "$dir/dev/shm"
         mount -t tmpfs -o mode=1777,size=2g tmpfs "$dir/dev/shm"
         # Under qemu, this machine lends its cross compiler for the
-        # architecture (read-only at /cross/usr), run natively: its x86-64
+        # architecture (its /usr, read-only at /host/usr), run natively: its x86-64
         # loader and libraries are linked where it looks for them, paths
         # the chroot itself never uses (a chroot that has one of them is
         # lent nothing). Wrappers in /usr/local/lib/locality-cross link
@@ -317,14 +327,13 @@ run_in_chroot() {
         cross_dir=""
         if [ -n "$cross" ] && [ ! -e "$dir/lib64" ] && [ ! -L "$dir/lib64" ] &&
            [ ! -e "$dir/usr/lib/x86_64-linux-gnu" ] && [ ! -L "$dir/usr/lib/x86_64-linux-gnu" ]; then
-          mkdir -p "$dir/cross/usr" "$dir/usr/lib64" "$dir/usr/local/lib/locality-cross"
-          mount --bind /usr "$dir/cross/usr"
-          mount -o remount,bind,ro "$dir/cross/usr"
+          mkdir -p "$dir/usr/lib64" "$dir/usr/local/lib/locality-cross"
+          lend_host_usr "$dir"
           ln -s usr/lib64 "$dir/lib64"
-          ln -s /cross/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 "$dir/usr/lib64/ld-linux-x86-64.so.2"
-          ln -s /cross/usr/lib/x86_64-linux-gnu "$dir/usr/lib/x86_64-linux-gnu"
+          ln -s /host/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 "$dir/usr/lib64/ld-linux-x86-64.so.2"
+          ln -s /host/usr/lib/x86_64-linux-gnu "$dir/usr/lib/x86_64-linux-gnu"
           for tool in gcc g++; do
-            printf "#!/bin/sh\nexec /cross/usr/bin/%s-%s -L/usr/lib/%s \"\$@\"\n" "$cross" "$tool" "$multiarch" \
+            printf "#!/bin/sh\nexec /host/usr/bin/%s-%s -L/usr/lib/%s \"\$@\"\n" "$cross" "$tool" "$multiarch" \
               >"$dir/usr/local/lib/locality-cross/$tool"
             chmod 755 "$dir/usr/local/lib/locality-cross/$tool"
           done

@@ -89,8 +89,9 @@ alt c++ /usr/bin/c++ /usr/bin/g++
 alt cpp /usr/lib/cpp /usr/bin/cpp
 
 # libpam-runtime's postinst (pam-auth-update) with the one profile it
-# enables here, unix (mkhomedir is "Default: no"): runuser (as_postgres in
-# the suites' servers.sh) opens a PAM session, which fails without them.
+# enables here, unix (mkhomedir is "Default: no"): without them runuser
+# (as_postgres in the suites' servers.sh) stops at once ("runuser: Critical
+# error - immediate abort", checked in this chroot).
 pam() {
   printf '%s\t[%s]\tpam_unix.so%s\n%s\trequisite\t\t\tpam_deny.so\n%s\trequired\t\t\tpam_permit.so\n' \
     "$2" "$3" "$4" "$2" "$2" >"$r/etc/pam.d/common-$1"

@@ -63,27 +63,27 @@ compiler_cache_summary() {
 # compiler_cache_in_chroot DIR [CROSS_WRAPPERS]: run inside run_in_chroot's
 # mount namespace before the chroot starts. This machine's ccache is lent to
 # the chroot, run natively by this machine's loader from its /usr (mounted
-# read-only at /host/usr), whatever the chroot's own glibc or architecture:
-# /usr/local/lib/locality-ccache/ccache runs it, and gcc, g++, cc, c++ and
-# their triplet names in its bin/ run the chroot's own compilers through it
-# (first in the PATH common.sh sets: LOCALITY_COMPILER_PATH); a chroot lent a cross compiler
-# gets ccache in those wrappers (CROSS_WRAPPERS). The cache directory is
-# shared, at /var/cache/locality-ccache. LD_PRELOAD is emptied for ccache
-# and the compilers it runs: a library the chroot preloads is built for
-# the chroot's glibc, not this machine's.
+# read-only at /host/usr: lend_host_usr, scripts/chroot.sh), whatever the
+# chroot's own glibc or architecture: /usr/local/lib/locality-ccache/ccache
+# runs it, and gcc, g++, cc, c++ and their triplet names in its bin/ run
+# the chroot's own compilers through it (first in the PATH common.sh sets:
+# LOCALITY_COMPILER_PATH); a chroot lent a cross compiler gets ccache in
+# those wrappers (CROSS_WRAPPERS). The cache directory is shared, at
+# /var/cache/locality-ccache. LD_PRELOAD is emptied for ccache and the
+# compilers it runs: a library the chroot preloads is built for the
+# chroot's glibc, not this machine's.
 compiler_cache_in_chroot() {
   local dir=$1 cross_wrappers=${2:-} tool wrapdir=/usr/local/lib/locality-ccache
   [ "${LOCALITY_LEND_CCACHE:-0}" = 1 ] || return 0
-  mkdir -p "$dir/host/usr" "$dir/var/cache/locality-ccache" "$dir$wrapdir/bin"
-  mount --bind /usr "$dir/host/usr"
-  mount -o remount,bind,ro "$dir/host/usr"
+  mkdir -p "$dir/var/cache/locality-ccache" "$dir$wrapdir/bin"
+  lend_host_usr "$dir"
   mount --bind "$CCACHE_DIR" "$dir/var/cache/locality-ccache"
   printf '#!/bin/sh\nLD_PRELOAD= exec /host%s --library-path /host%s /host/usr/bin/ccache "$@"\n' \
     "$HOST_LOADER" "$HOST_LIBS" >"$dir$wrapdir/ccache"
   chmod 755 "$dir$wrapdir/ccache"
-  # The native chroots' PGXS names its compilers by their triplet
-  # (x86_64-linux-gnu-gcc, -g++): those are wrapped too. The emulated ones
-  # are not: their triplet names are the lent cross compilers', whose
+  # PGXS names its compilers by their triplet (x86_64-linux-gnu-gcc,
+  # -g++): those are wrapped too, except in a chroot lent a cross
+  # compiler, where the triplet names are the lent compiler's, whose
   # wrappers (below) already run ccache.
   for tool in gcc g++ cc c++ $([ -n "$cross_wrappers" ] || { cd "$dir/usr/bin" &&
                               ls -- *-linux-gnu*-gcc *-linux-gnu*-g++ 2>/dev/null; }); do

@@ -249,7 +249,8 @@ major_suites() {
   if [ "${LOCALITY_ARCH:-}" = arm64 ]; then
     # The flags a start's move publishes, read by retrying clients
     # (#51): this machine's run has identity_late.sh among its
-    # integration scripts; arm64's code runs it here too.
+    # integration scripts; arm64's code, as GCC orders it for aarch64,
+    # runs it here too (qemu keeps x86's memory order).
     suite identity_late timeout --kill-after=30 "$LIMIT" bash "$ROOT/test/integration/identity_late.sh"
   fi
   maybe ha timeout --kill-after=30 "$LIMIT_LONG" bash "$ROOT/test/integration/ha.sh"

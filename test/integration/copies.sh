@@ -612,52 +612,78 @@ side g g_recovered_again
 repeats "... the copy's recovery replayed again after that crash, beside its origin at the same instants" \
   f_release g_recovered_again
 # A crash at each step of that first start (issue #51, finding 2): the
-# start writes its move (the binding "moving", the state file with the
-# moved marks, the binding "bound"; the postmaster's writes), then its
-# recovery replays the glitch's refill and the release (the startup
-# process's state file writes, PostgreSQL 15+: before, the library logs
-# no record). fault_shim mode A, B, ... kills whichever process makes the
-# start's first, second, ... of those writes, before it writes. Each time
-# the copy is started again from where the crash left it, at the same
-# instants as above, beside its origin: 0 repeats. The steps go on until a
-# start is not killed: every write of it has been a crash point.
+# start writes its move (the postmaster: the binding "moving", the state
+# file with the moved marks, the binding "bound"), then its recovery
+# replays the glitch's refill and the release (the startup process's state
+# file writes; PostgreSQL 15+: before, the library logs no record).
+# fault_shim mode A, B, ... kills whichever process makes the start's
+# first, second, ... of those writes, before it writes (its pid in
+# fault.killed). Each time the copy is started again from where the crash
+# left it, at the same instants as above, beside its origin: what the
+# restart must do (a fresh move, the recorded move completed, or no move
+# and the recovery replayed), then 0 repeats. The steps end at the first
+# start that is not killed: all its writes (fault.writes) were crash
+# points before it.
 pgctl g stop -m fast
 build_shim fault_shim "$WORK"
-killed_at=""
+if [ "$PG_MAJOR" -ge 15 ]; then
+  expected="A postmaster, B postmaster, C postmaster, D startup process, E startup process"
+else
+  expected="A postmaster, B postmaster, C postmaster"
+fi
+# After a kill at a step: what the restart logs.
+declare -A RESTART=(
+  [A]="$MOVED: the counters were bound elsewhere; this server started in another data directory"
+  [B]="$MOVED: completing the move recorded before the last stop"
+  [C]="$MOVED: completing the move recorded before the last stop"
+)
+killed_at="" unkilled="" writes=0
 for step in A B C D E F G H I; do
   rm -rf "$WORK/g"
   cp -a "$WORK/g.snapshot.again" "$WORK/g"
   : >"$WORK/g.log"
-  rm -f "$WORK/fault.count" "$WORK/fault.writes"
+  rm -f "$WORK/fault.count" "$WORK/fault.writes" "$WORK/fault.killed"
   CLOCK_MS=$first_start_ms
   set_clock "$WORK/clock" "$CLOCK_MS"
   echo "$step" >"$WORK/fault"
   chown postgres "$WORK/fault"
   as_postgres env LD_PRELOAD="$WORK/fault_shim.so $WORK/clock_shim.so" FAULT_SHIM_FILE="$WORK/fault" \
     CLOCK_SHIM_FILE="$WORK/clock" timeout 120 "$BIN/pg_ctl" -D "$WORK/g" -l "$WORK/g.log" -w start >/dev/null 2>&1 || true
-  # (a start not killed, or a postmaster left by its killed startup
-  # process, is stopped as a crash would)
+  pid=$(head -n 1 "$WORK/fault.killed" 2>/dev/null || true)
+  who=unknown
+  if [ -z "$pid" ]; then
+    who=""
+  elif log_has g "startup process \(PID $pid\) was terminated by signal 9"; then
+    who="startup process"
+  elif [ "$(head -n 1 "$WORK/g/postmaster.pid" 2>/dev/null || true)" = "$pid" ]; then
+    who=postmaster
+  fi
+  # (a start not killed, or a postmaster its killed child left, is
+  # stopped as a crash would)
   if [ -f "$WORK/g/postmaster.pid" ]; then as_postgres "$BIN/pg_ctl" -D "$WORK/g" -m immediate stop >/dev/null 2>&1 || true; fi
-  [ -s "$WORK/fault.count" ] || break
-  # (the process the postmaster saw killed, or the postmaster itself)
-  who=$(grep -oE "[a-z]+ process \(PID [0-9]+\) was terminated by signal 9" "$WORK/g.log" | sed -n '1s/ (PID.*//p' || true)
-  who=${who:-postmaster}
-  killed_at+="${killed_at:+, }$step ($who)"
+  if [ -z "$who" ]; then
+    unkilled=$step
+    writes=$({ wc -c <"$WORK/fault.writes"; } 2>/dev/null || echo 0)
+    break
+  fi
+  killed_at+="${killed_at:+, }$step $who"
   : >"$WORK/g.log"
   pgctl g start
+  if [ -n "${RESTART[$step]:-}" ]; then
+    check "... the copy's first start killed at its write $step ($who): the restart says ${RESTART[$step]#"$MOVED: "}" \
+      'log_has g "${RESTART[$step]}"'
+  else
+    check "... the copy's first start killed at its write $step ($who): the restart moves nothing, replays its recovery" \
+      '! log_has g "$MOVED" && log_has g "redo done"'
+  fi
   tick
   side g "g_killed_$step"
-  repeats "... the copy's first start killed at its write $step ($who), started again, beside its origin at the same instants" \
-    f_release "g_killed_$step"
+  repeats "... then beside its origin at the same instants" f_release "g_killed_$step"
   pgctl g stop -m fast
 done
-echo "the copy's first start, killed at each of its writes: $killed_at; step $step not reached (writes: $(wc -c <"$WORK/fault.writes" 2>/dev/null || echo 0))"
-if [ "$PG_MAJOR" -ge 15 ]; then
-  check "... a crash at each write: of the start's move and of its recovery's ($killed_at)" \
-    '[[ $killed_at == *"(postmaster)"* && $killed_at == *"(startup process)"* ]]'
-else
-  check "... a crash at each write of the start's move ($killed_at)" '[[ $killed_at == *"(postmaster)"* ]]'
-fi
+steps=$(( $(tr -cd , <<<"$expected" | wc -c) + 1 ))
+check "the copy's first start killed at each of its writes in turn ($killed_at), then not killed at step ${unkilled:-none}: $writes writes, all of them crash points" \
+  '[ "$killed_at" = "$expected" ] && [ -n "$unkilled" ] && [ "$writes" = "$steps" ]'
 rm -rf "$WORK/g.snapshot.again"
 pgctl g start
 pgctl f stop -m fast

@@ -1,5 +1,6 @@
 /*
- * LD_PRELOAD fault shim for test/integration/state_faults.sh: makes writes
+ * LD_PRELOAD fault shim for test/integration/state_faults.sh (and the
+ * crash points of copies.sh, bench/replay_cost.sh's count): makes writes
  * to locality_uuid.state.tmp (the state file before its rename), or to
  * locality_uuid.state itself (which only a broken writer would write in
  * place), fail or hang, as the first byte of the file named by FAULT_SHIM_FILE says, read
@@ -19,20 +20,16 @@
  *        does) hangs until the byte changes (at most 600 s)
  *   'b'  writes to locality_uuid.binding.tmp (the binding file before its
  *        rename) fail with ENOSPC; the state file is written as usual
- *   '1'..'9'  each child of the process the shim was loaded in (the
- *        postmaster: its startup process, say) is killed (SIGKILL) at its
- *        own N-th write of the state file, before it writes: a crash at
- *        that point of recovery; the postmaster's own writes are not
- *        counted
  *   'A'..'I'  the process that makes the server's N-th write ('A': the
  *        first) of the state file or the binding file, whichever process
  *        it is (the postmaster's at its start included), is killed
  *        (SIGKILL) before it writes: a crash at that step of a start or
  *        its recovery; the writes are counted across the server's
- *        processes in FAULT_SHIM_FILE.writes (a byte each)
+ *        processes in FAULT_SHIM_FILE.writes (a byte each), and the killed
+ *        process's pid is appended to FAULT_SHIM_FILE.killed, a line
  * Every other file is untouched. Each write that fails (or, in mode 'c',
- * each write) is counted: one byte appended to FAULT_SHIM_FILE.count, so a
- * test can tell how often the server tried.
+ * each write; in modes 'A'..'I', the kill) is counted: one byte appended to
+ * FAULT_SHIM_FILE.count, so a test can tell how often the server tried.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -57,16 +54,6 @@ static const char binding_target[] = "locality_uuid.binding.tmp";
 
 static volatile const char *mode;
 static unsigned char watched[MAX_FD];
-/* The process the shim was loaded in (exec'd: the postmaster), and the
- * state file writes counted in this process for modes '1'..'9'. */
-static pid_t loaded_in;
-static int child_writes;
-
-__attribute__((constructor)) static void remember_loader(void)
-{
-	loaded_in = getpid();
-}
-
 /* Appends one byte to FAULT_SHIM_FILE.count (through the real open and write). */
 static void count_failure(ssize_t (*real_write)(int, const void *, size_t))
 {
@@ -96,7 +83,6 @@ static long count_server_write(ssize_t (*real_write)(int, const void *, size_t))
 	static int (*real_open)(const char *, int, ...);
 	char path[4096];
 	const char *base = getenv("FAULT_SHIM_FILE");
-	struct stat st;
 	long n = 0;
 	int fd;
 
@@ -109,27 +95,30 @@ static long count_server_write(ssize_t (*real_write)(int, const void *, size_t))
 	fd = real_open(path, O_WRONLY | O_APPEND | O_CREAT, 0666);
 	if (fd < 0)
 		return 0;
-	if (real_write(fd, "x", 1) == 1 && fstat(fd, &st) == 0)
-		n = (long) st.st_size;
+	/* (the offset after an O_APPEND write is this writer's own, where the
+	 * file's size may already include another process's byte) */
+	if (real_write(fd, "x", 1) == 1)
+		n = (long) lseek(fd, 0, SEEK_CUR);
 	close(fd);
 	return n;
 }
 
-/* Mode 'h': writes this process's pid, a line, to FAULT_SHIM_FILE.hung as
- * it starts to hang, so that a test knows which backend is the writer. */
-static void say_hung(ssize_t (*real_write)(int, const void *, size_t))
+/* Appends this process's pid, a line, to FAULT_SHIM_FILE followed by
+ * suffix: ".hung" as it starts to hang (mode 'h'), so that a test knows
+ * which backend is the writer; ".killed" before it is killed ('A'..'I'). */
+static void say_pid(ssize_t (*real_write)(int, const void *, size_t), const char *suffix)
 {
 	static int (*real_open)(const char *, int, ...);
 	char path[4096], line[32];
 	const char *base = getenv("FAULT_SHIM_FILE");
 	int fd, n;
 
-	if (base == NULL || strlen(base) > sizeof(path) - 6)
+	if (base == NULL || strlen(base) + strlen(suffix) >= sizeof(path))
 		return;
 	if (real_open == NULL)
 		real_open = (int (*)(const char *, int, ...)) dlsym(RTLD_NEXT, "open");
 	strcpy(path, base);
-	strcat(path, ".hung");
+	strcat(path, suffix);
 	fd = real_open(path, O_WRONLY | O_APPEND | O_CREAT, 0666);
 	if (fd < 0)
 		return;
@@ -214,6 +203,7 @@ ssize_t write(int fd, const void *buf, size_t len)
 		if (mode != NULL && *mode >= 'A' && *mode <= 'I' && count_server_write(real) == *mode - 'A' + 1)
 		{
 			count_failure(real);
+			say_pid(real, ".killed");
 			kill(getpid(), SIGKILL);
 		}
 	}
@@ -231,17 +221,11 @@ ssize_t write(int fd, const void *buf, size_t len)
 	{
 		attach();
 		if (mode != NULL && *mode == 'h')
-			say_hung(real);
+			say_pid(real, ".hung");
 		for (waited = 0; mode != NULL && *mode == 'h' && waited < 6000; waited++)
 			usleep(100000);
 		if (mode != NULL && *mode == 'c')
 			count_failure(real);
-		if (mode != NULL && *mode >= '1' && *mode <= '9' && getpid() != loaded_in &&
-			++child_writes == *mode - '0')
-		{
-			count_failure(real);
-			kill(getpid(), SIGKILL);
-		}
 		if (mode != NULL && (*mode == 'n' || *mode == 'e'))
 		{
 			count_failure(real);
