@@ -54,21 +54,29 @@ static const char binding_target[] = "locality_uuid.binding.tmp";
 
 static volatile const char *mode;
 static unsigned char watched[MAX_FD];
-/* Appends one byte to FAULT_SHIM_FILE.count (through the real open and write). */
-static void count_failure(ssize_t (*real_write)(int, const void *, size_t))
+/* Opens FAULT_SHIM_FILE followed by suffix for appending (through the real
+ * open): the files beside the fault file where the shim reports to the
+ * test. -1 if there is no such name. */
+static int open_beside(const char *suffix)
 {
 	static int (*real_open)(const char *, int, ...);
 	char path[4096];
 	const char *base = getenv("FAULT_SHIM_FILE");
-	int fd;
 
-	if (base == NULL || strlen(base) > sizeof(path) - 7)
-		return;
+	if (base == NULL || strlen(base) + strlen(suffix) >= sizeof(path))
+		return -1;
 	if (real_open == NULL)
 		real_open = (int (*)(const char *, int, ...)) dlsym(RTLD_NEXT, "open");
 	strcpy(path, base);
-	strcat(path, ".count");
-	fd = real_open(path, O_WRONLY | O_APPEND | O_CREAT, 0666);
+	strcat(path, suffix);
+	return real_open(path, O_WRONLY | O_APPEND | O_CREAT, 0666);
+}
+
+/* Appends one byte to FAULT_SHIM_FILE.count. */
+static void count_failure(ssize_t (*real_write)(int, const void *, size_t))
+{
+	int fd = open_beside(".count");
+
 	if (fd < 0)
 		return;
 	(void) real_write(fd, "x", 1);
@@ -80,19 +88,9 @@ static void count_failure(ssize_t (*real_write)(int, const void *, size_t))
  * the server's writes so far, this one included (0 if it cannot tell). */
 static long count_server_write(ssize_t (*real_write)(int, const void *, size_t))
 {
-	static int (*real_open)(const char *, int, ...);
-	char path[4096];
-	const char *base = getenv("FAULT_SHIM_FILE");
+	int fd = open_beside(".writes");
 	long n = 0;
-	int fd;
 
-	if (base == NULL || strlen(base) > sizeof(path) - 8)
-		return 0;
-	if (real_open == NULL)
-		real_open = (int (*)(const char *, int, ...)) dlsym(RTLD_NEXT, "open");
-	strcpy(path, base);
-	strcat(path, ".writes");
-	fd = real_open(path, O_WRONLY | O_APPEND | O_CREAT, 0666);
 	if (fd < 0)
 		return 0;
 	/* (the offset after an O_APPEND write is this writer's own, where the
@@ -108,18 +106,9 @@ static long count_server_write(ssize_t (*real_write)(int, const void *, size_t))
  * which backend is the writer; ".killed" before it is killed ('A'..'I'). */
 static void say_pid(ssize_t (*real_write)(int, const void *, size_t), const char *suffix)
 {
-	static int (*real_open)(const char *, int, ...);
-	char path[4096], line[32];
-	const char *base = getenv("FAULT_SHIM_FILE");
-	int fd, n;
+	char line[32];
+	int fd = open_beside(suffix), n;
 
-	if (base == NULL || strlen(base) + strlen(suffix) >= sizeof(path))
-		return;
-	if (real_open == NULL)
-		real_open = (int (*)(const char *, int, ...)) dlsym(RTLD_NEXT, "open");
-	strcpy(path, base);
-	strcat(path, suffix);
-	fd = real_open(path, O_WRONLY | O_APPEND | O_CREAT, 0666);
 	if (fd < 0)
 		return;
 	n = snprintf(line, sizeof(line), "%d\n", (int) getpid());
