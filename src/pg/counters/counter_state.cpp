@@ -41,8 +41,8 @@ void drop_blocks_of_lowered_runs(SharedCounters *shared, SharedCells &cells) {
 
 // What this backend last checked of the node value and machine name
 // (settings.hpp's generation; UINT32_MAX: never), and why
-// locality_uuid.require_node_id refuses each kind of id ("" if it does
-// not): Locality UUIDs without a node value of a host file, Hot Guids
+// locality_uuid.require_node_id (or a lease record with leases off:
+// identity/node.hpp) refuses each kind of id ("" if it does not): Locality UUIDs without a node value of a host file, Hot Guids
 // without a machine name of one.
 uint32 identity_seen = UINT32_MAX;
 char refusal_locality[MAXPGPATH + 64] = "";
@@ -54,7 +54,7 @@ char refusal_hot_guid[MAXPGPATH + 64] = "";
 void check_identity(SharedCounters *shared) {
     const uint32 generation = identity_settings_generation;
     refusal_locality[0] = refusal_hot_guid[0] = '\0';
-    if (setting_require_node_id) {
+    if (host_files_required() != nullptr) {
         char why[MAXPGPATH + 64];
         if (!node_value_from_host_file(why, sizeof why)) strlcpy(refusal_locality, why, sizeof refusal_locality);
         if (!machine_name_from_host_file(why, sizeof why)) strlcpy(refusal_hot_guid, why, sizeof refusal_hot_guid);

@@ -5,6 +5,7 @@
 #include "reservations/reservation.hpp"
 #include "reservations/restore.hpp"
 #include "reservations/state_file.hpp"
+#include "identity/node.hpp"
 #include "settings.hpp"
 
 namespace locality_pg {
@@ -41,16 +42,20 @@ void report_unavailable(SharedCounters *s) {
 }
 
 void report_node_not_assigned(const char *why, bool hot_guid) {
+    const bool leased = host_files_required_by_leases();
     ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                    errmsg("locality_uuid.require_node_id is on: %s", why),
+                    errmsg("%s: %s", host_files_required(), why),
                     hot_guid ? errdetail("Hot Guids made with the server-wide counters need "
                                          "locality_uuid.machine_name from a configuration file of this host outside "
-                                         "the data directory, which no copy of the data directory carries.")
+                                         "the data directory, which no copy of the data directory carries%s.",
+                                         leased ? ", and never one a registry may lease to another server" : "")
                              : errdetail("Locality UUIDs made with the server-wide counters need "
                                          "locality_uuid.node_id from a configuration file of this host outside "
-                                         "the data directory, which no copy of the data directory carries."),
-                    errhint("Put %s in such a file (README, \"Node identity\") and reload.",
-                            hot_guid ? "locality_uuid.machine_name" : "locality_uuid.node_id")));
+                                         "the data directory, which no copy of the data directory carries%s.",
+                                         leased ? ", and never one a registry may lease to another server" : ""),
+                    leased ? errhint("%s", host_files_leased_hint())
+                           : errhint("Put %s in such a file (README, \"Node identity\") and reload.",
+                                     hot_guid ? "locality_uuid.machine_name" : "locality_uuid.node_id")));
     pg_unreachable();
 }
 

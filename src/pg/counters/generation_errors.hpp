@@ -22,7 +22,8 @@ namespace locality_pg {
 // for a superuser's accept, which accepted nothing (review G8).
 [[noreturn]] void report_unreadable(SharedCounters *s, bool accepting);
 
-// locality_uuid.require_node_id is on and `why` says what the kind of id
+// locality_uuid.require_node_id is on (or a lease record, leases off:
+// identity/node.hpp's host_files_required) and `why` says what the kind of id
 // being made (Hot Guids: the machine name; Locality UUIDs: the node
 // value) does not take from a file of this host outside the data
 // directory (55000).

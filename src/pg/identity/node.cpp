@@ -1,6 +1,7 @@
 #include "identity/node.hpp"
 
 #include "identity/lease.hpp"
+#include "identity/lease_record.hpp"
 #include "identity/setting_source.hpp"
 #include "locality_id.hpp"
 #include "node_id.hpp"
@@ -28,6 +29,27 @@ const locality::DetectedNode &detect_once() {
     return detected_node;
 }
 
+// Why ids need values from host files (host_files_required): set at start.
+char leased_reason[sizeof(LeaseEntry::registry) + 256] = "";
+
+// With leases off: whether this data directory has leased (or its record
+// of leases cannot be read, which is not taken for "never").
+void read_leases_held_before() {
+    LeaseRecord record;
+    const LeaseRecordRead read = read_lease_record(&record);
+    if (read == LeaseRecordRead::missing || (read == LeaseRecordRead::ok && record.count == 0)) return;
+    if (read == LeaseRecordRead::ok)
+        snprintf(leased_reason, sizeof leased_reason,
+                 "locality_uuid: this data directory has leased (node value %d from the registry at %s, "
+                 "recorded in \"%s\") and locality_uuid.registry is empty",
+                 record.entries[0].node, record.entries[0].registry, kLeaseRecordFile);
+    else
+        snprintf(leased_reason, sizeof leased_reason,
+                 "locality_uuid: the record of this data directory's leases (\"%s\") cannot be read (%s) and "
+                 "locality_uuid.registry is empty",
+                 kLeaseRecordFile, read == LeaseRecordRead::corrupt ? "it is not a lease record" : strerror(errno));
+}
+
 // What a copy of this data directory, or another server with the same
 // values, does: said at every start where the values are not this host's
 // own (README, "Node identity").
@@ -35,6 +57,12 @@ constexpr const char *kHostFileHint =
     "Set locality_uuid.node_id and locality_uuid.machine_name in a configuration file of this host outside "
     "the data directory (README, \"Node identity\"); locality_uuid.require_node_id = on then refuses ids "
     "until they are.";
+
+// What a data directory that has leased does without its registry.
+constexpr const char *kLeasedHint =
+    "Include the node file claimed for this host in advance (doc/fleets.md, \"When the registry is down for "
+    "hours\") and reload, or set locality_uuid.registry again and restart; to give up leases for good, remove "
+    "\"locality_uuid.lease\" from the data directory and restart.";
 
 void warn_data_directory(const char *what, const char *source) {
     ereport(WARNING, (errmsg("locality_uuid: %s comes from a file in the data directory (%s)", what, source),
@@ -95,6 +123,7 @@ void detect_node_for_server() {
                      errhint("%s", kHostFileHint)));
         }
     }
+    read_leases_held_before();
     const char *machine = setting_machine_name != nullptr ? setting_machine_name : "";
     if (machine[0] == '\0') {
         ereport(WARNING,
@@ -109,22 +138,34 @@ void detect_node_for_server() {
         ereport(LOG, (errmsg("locality_uuid: Hot Guid machine name \"%s\", from locality_uuid.machine_name (%s)",
                              machine, source)));
     }
-    // What require_node_id refuses until the values come from a host file:
-    // said at start, so that the refusal is no surprise at the first id.
+    // What require_node_id (or a lease record) refuses until the values
+    // come from a host file: said at start, so that the refusal is no
+    // surprise at the first id.
     char why[MAXPGPATH + 64];
-    if (setting_require_node_id && !node_value_from_host_file(why, sizeof why))
-        ereport(WARNING, (errmsg("locality_uuid.require_node_id is on: %s", why),
+    const char *required = host_files_required();
+    if (required != nullptr && !node_value_from_host_file(why, sizeof why))
+        ereport(WARNING, (errmsg("%s: %s", required, why),
                           errdetail("Locality UUIDs made with the server-wide counters are refused until "
                                     "locality_uuid.node_id comes from a configuration file of this host outside "
                                     "the data directory."),
-                          errhint("%s", kHostFileHint)));
-    if (setting_require_node_id && !machine_name_from_host_file(why, sizeof why))
-        ereport(WARNING, (errmsg("locality_uuid.require_node_id is on: %s", why),
+                          errhint("%s", host_files_required_by_leases() ? kLeasedHint : kHostFileHint)));
+    if (required != nullptr && !machine_name_from_host_file(why, sizeof why))
+        ereport(WARNING, (errmsg("%s: %s", required, why),
                           errdetail("Hot Guids made with the server-wide counters are refused until "
                                     "locality_uuid.machine_name comes from a configuration file of this host "
                                     "outside the data directory; Locality UUIDs are not."),
-                          errhint("%s", kHostFileHint)));
+                          errhint("%s", host_files_required_by_leases() ? kLeasedHint : kHostFileHint)));
 }
+
+const char *host_files_required() {
+    if (leases_on()) return nullptr;
+    if (leased_reason[0] != '\0') return leased_reason;
+    return setting_require_node_id ? "locality_uuid.require_node_id is on" : nullptr;
+}
+
+const char *host_files_leased_hint() { return kLeasedHint; }
+
+bool host_files_required_by_leases() { return !leases_on() && leased_reason[0] != '\0'; }
 
 bool node_value_from_host_file(char *why, size_t size) {
     char source[MAXPGPATH + 32];
