@@ -486,7 +486,18 @@ bool pin_session(PGconn *conn, TimestampTz deadline, char *login, size_t login_s
 // read it (PUBLIC may, unless revoked; its own statement: EXECUTE is
 // checked when a statement is planned, whatever a CASE would skip).
 bool registry_is_elsewhere(PGconn *conn, TimestampTz deadline, bool may_read_control, char *error, size_t size) {
-    if (!may_read_control) return true;
+    if (!may_read_control) {
+        // Said once a worker: the check a DBA may believe in is not made.
+        static bool said = false;
+        if (!said)
+            ereport(LOG, (errmsg("locality_uuid: the registry's system identifier cannot be read (the leaser may not "
+                                 "execute pg_control_system()), so a registry in this server's own cluster "
+                                 "cannot be refused"),
+                          errhint("GRANT EXECUTE ON FUNCTION pg_catalog.pg_control_system() TO the leaser, on the "
+                                  "registry's server (PUBLIC has it by default).")));
+        said = true;
+        return true;
+    }
     PGresult *r = run(conn, "SELECT c.system_identifier::pg_catalog.text FROM pg_catalog.pg_control_system() c", 0,
                       nullptr, deadline, error, size);
     if (r == nullptr) return false;
