@@ -1077,6 +1077,12 @@ for role in $wide; do
   refused_at_restart
   check "a member of $role: refused at the next start: $out" \
     '[[ $out == *"refusing the registry: it is not its owner'"'"'s alone: role etl_$role is a member of $role, which may "*": REVOKE $role FROM etl_$role"* ]]'
+  # The CLI runs the same check (fleet.sh drives it on this machine's
+  # major only; pg_maintain needs 17+).
+  rc=0; cli=$("$CLI" node claim --registry "$REG user=postgres" --host-id "wide-$role" --data-directory /wide --write "$WORK/wide.conf" 2>&1) || rc=$?
+  check "... and node claim refuses it (exit $rc), nothing written" \
+    '[ $rc = 1 ] && [ ! -e "$WORK/wide.conf" ] && grep -qF "role etl_$role is a member of $role, which may " <<<"$cli" && grep -qF "REVOKE $role FROM etl_$role" <<<"$cli"'
+  shown_if_failed "$cli"
   q reg -c "REVOKE $role FROM etl_$role" >/dev/null
   leased_again
   check "... and taken once revoked, without a restart (node $got)" '[ -n "$got" ]'
