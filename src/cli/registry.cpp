@@ -264,9 +264,11 @@ bool open_registry(PgConnection &conn, const std::string &owner, bool create, st
                      "locality-uuid: warning: the registry's functions are revision %lld, this locality-uuid's %d: %s; "
                      "run locality-uuid fleet registry once as role %s to update them\n",
                      f.revision, kRegistryFunctionsRevision,
-                     f.revision < 2 ? "a lock any role with USAGE on the schema can hold stalls every claim and lease"
-                                    : "the registry has no identity, so a server cannot tell it restored at another "
-                                      "address",
+                     f.revision < 2   ? "a lock any role with USAGE on the schema can hold stalls every claim and lease"
+                     : f.revision < 3 ? "the registry has no identity, so a server cannot tell it restored at another "
+                                        "address"
+                                      : "an auditor's transaction left open after seen() delays a claim again of the "
+                                        "rows it marked",
                      f.owner.c_str());
     return true;
 }

@@ -26,8 +26,10 @@ constexpr int kRegistryLayout = 2;
 // newer revision changes no table and no signature, so servers of either
 // library lease from either; an owner's CLI brings the functions up to it.
 // 2: 1.5 (the claimers' lock in a mode no role without a privilege can
-// delay); 3: 1.5 (the registry's identity, kIdentityCommentPrefix).
-constexpr int kRegistryFunctionsRevision = 3;
+// delay); 3: 1.5 (the registry's identity, kIdentityCommentPrefix); 4: 1.5
+// (a claim again marks its row seen only where no other transaction holds
+// it: an auditor's seen() left open delayed it).
+constexpr int kRegistryFunctionsRevision = 4;
 
 // The registry's identity: a random id given once, in the comment of its
 // node_values sequence, which a dump, a backup, a point-in-time recovery and
@@ -231,8 +233,13 @@ BEGIN
                 USING ERRCODE = '23505',
                       HINT = 'Retire that row first (UPDATE locality_uuid_registry.nodes SET retired_at = now() WHERE node_id = ...) to adopt another value.';
         END IF;
+        -- Marked seen unless another transaction holds the row (an
+        -- auditor's seen() left open): a mark waits for no one.
         UPDATE locality_uuid_registry.nodes n SET last_seen = pg_catalog.now()
-        WHERE n.node_id OPERATOR(pg_catalog.=) live.node_id;
+        WHERE n.node_id OPERATOR(pg_catalog.=) live.node_id
+          AND n.node_id OPERATOR(pg_catalog.=) ANY (SELECT m.node_id FROM locality_uuid_registry.nodes m
+                                                    WHERE m.node_id OPERATOR(pg_catalog.=) live.node_id
+                                                    FOR UPDATE SKIP LOCKED);
         RETURN QUERY SELECT live.node_id, live.machine_name, pg_catalog.encode(live.machine_bytes, 'hex'),
                             live.host_label, true;
         RETURN;

@@ -666,6 +666,27 @@ marked=$(r2q aud -c "SELECT locality_uuid_registry.seen(ARRAY[$seen_node], ARRAY
 seen=$(r2q postgres -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE last_seen IS NOT NULL AND node_id = $seen_node")
 check "... and marks a live claim seen with them (node $seen_node: seen() returned $marked, last_seen set on $seen row)" \
   '[ "$marked" = 1 ] && [ "$seen" = 1 ]'
+# The auditor's transaction left open after seen() (issue #50): it holds
+# the rows it marked, and a claim again of one of them marks it seen only
+# where no other transaction holds it, so the claim waits for no audit
+# (revision 3 waited: with a 10 s statement timeout, 57014, exit 1).
+read -r a_node a_host a_dir < <(r2q postgres -F ' ' -c "SELECT node_id, host_id, data_directory FROM locality_uuid_registry.nodes
+                                                       WHERE host_label = 'hostA' AND data_directory = '/d' AND retired_at IS NULL")
+{ r2q aud -c "BEGIN" -c "SELECT locality_uuid_registry.seen(ARRAY[$a_node], ARRAY['$a_host'], ARRAY['$a_dir'])" \
+    -c "SELECT pg_sleep(120)" >/dev/null 2>&1 || true; } &
+auditing=$!
+held=""
+for _ in $(seq 100); do
+  held=$(r2q postgres -c "SELECT count(*) FROM pg_stat_activity WHERE usename = 'aud' AND query LIKE '%pg_sleep%' AND state = 'active'")
+  [ "$held" = 1 ] && break; sleep 0.1
+done
+start=$SECONDS
+rc=0; again=$(PGOPTIONS="-c statement_timeout=10s" claim2 regowner hostA 2>&1 | head -n 1) || rc=$?
+took=$((SECONDS - start))
+check "... with the auditor's seen() of hostA's row left open ($held), hostA claimed again at once ($took s, exit $rc): $again" \
+  '[ "$held" = 1 ] && [ $rc = 0 ] && [[ $again == "node $a_node,"* ]]'
+r2q postgres -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE usename = 'aud' AND state = 'active'" >/dev/null
+wait $auditing || true
 
 # --- the tool's own calls under look-alikes of each (issue #42) ----------------------------
 echo; echo "== every function and operator the tool calls, planted in public and \"\$user\""

@@ -105,8 +105,8 @@ check "... every row kept ($rows), the flag gone and one insert function left ($
   '[ "$rows" = "1 claimed, 4242 adopted" ] && [ "$left" = 0/1 ] && [ "$again" = "1 true" ]'
 # 1.4's functions (layout 2, revision 1: no comment on lease(), and the
 # claimers' lock a ROW EXCLUSIVE hold stalls): another role is warned, the
-# owner's fleet registry brings them to revision 3 (issue #50; 2 gave the
-# registry's lock mode, 3 its identity).
+# owner's fleet registry brings them to revision 4 (issue #50; 2 gave the
+# registry's lock mode, 3 its identity, 4 a claim's mark that waits for no audit).
 revision="SELECT coalesce(obj_description('locality_uuid_registry.lease(text, text, text, text, timestamptz)'::regprocedure, 'pg_proc'), 'none')
                  || ', ' || (SELECT count(*) FROM pg_proc WHERE pronamespace = 'locality_uuid_registry'::regnamespace
                              AND prosrc LIKE '%LOCK TABLE locality_uuid_registry.nodes IN SHARE UPDATE EXCLUSIVE MODE;%')"
@@ -126,8 +126,8 @@ rc=0; out=$("$CLI" fleet registry --registry "$REG user=other" --registry-owner 
 # (other reads no row: its fleet registry then fails, after the warning.)
 check "1.4's functions ($old_revision): another role is warned first (exit $rc), the owner's fleet registry updates them ($(q reg -c "$revision"))" \
   '[ "$old_revision" = "none, 2" ] &&
-   [ "$(head -n 1 <<<"$out")" = "locality-uuid: warning: the registry'"'"'s functions are revision 1, this locality-uuid'"'"'s 3: a lock any role with USAGE on the schema can hold stalls every claim and lease; run locality-uuid fleet registry once as role postgres to update them" ] &&
-   [ "$(q reg -c "$revision")" = "locality_uuid registry functions, revision 3, 3" ]'
+   [ "$(head -n 1 <<<"$out")" = "locality-uuid: warning: the registry'"'"'s functions are revision 1, this locality-uuid'"'"'s 4: a lock any role with USAGE on the schema can hold stalls every claim and lease; run locality-uuid fleet registry once as role postgres to update them" ] &&
+   [ "$(q reg -c "$revision")" = "locality_uuid registry functions, revision 4, 3" ]'
 # The servers' login, with doc/fleets.md's GRANT block as written there:
 # it leases, and reads and writes no row itself.
 q reg -c "$(sed -n '/<!-- grants-leaser -->/,/<!-- \/grants-leaser -->/p' "$ROOT/doc/fleets.md" | grep -v '^<!--\|^```')" >/dev/null
@@ -1116,7 +1116,7 @@ done
 as_revision_1
 rc=0; out=$("$CLI" fleet registry --registry "$REG user=postgres" 2>&1) || rc=$?
 check "... under those holds the owner's fleet registry updates 1.4's functions (exit $rc): $(q reg -c "$revision")" \
-  '[ $rc = 0 ] && [ "$(q reg -c "$revision")" = "locality_uuid registry functions, revision 3, 3" ]'
+  '[ $rc = 0 ] && [ "$(q reg -c "$revision")" = "locality_uuid registry functions, revision 4, 3" ]'
 shown_if_failed "$out"
 leases_before=$(q reg -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE how = 'leased'")
 pgctl o restart -m fast
