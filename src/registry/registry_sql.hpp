@@ -234,12 +234,13 @@ BEGIN
                       HINT = 'Retire that row first (UPDATE locality_uuid_registry.nodes SET retired_at = now() WHERE node_id = ...) to adopt another value.';
         END IF;
         -- Marked seen unless another transaction holds the row (an
-        -- auditor's seen() left open): a mark waits for no one.
+        -- auditor's seen() left open, whose own mark stands unless it
+        -- rolls back): a mark waits for no one.
         UPDATE locality_uuid_registry.nodes n SET last_seen = pg_catalog.now()
         WHERE n.node_id OPERATOR(pg_catalog.=) live.node_id
           AND n.node_id OPERATOR(pg_catalog.=) ANY (SELECT m.node_id FROM locality_uuid_registry.nodes m
                                                     WHERE m.node_id OPERATOR(pg_catalog.=) live.node_id
-                                                    FOR UPDATE SKIP LOCKED);
+                                                    FOR NO KEY UPDATE SKIP LOCKED);
         RETURN QUERY SELECT live.node_id, live.machine_name, pg_catalog.encode(live.machine_bytes, 'hex'),
                             live.host_label, true;
         RETURN;

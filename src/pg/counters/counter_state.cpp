@@ -42,8 +42,9 @@ void drop_blocks_of_lowered_runs(SharedCounters *shared, SharedCells &cells) {
 // What this backend last checked of the node value and machine name
 // (settings.hpp's generation; UINT32_MAX: never), and why
 // locality_uuid.require_node_id (or a lease record with leases off:
-// identity/node.hpp) refuses each kind of id ("" if it does not): Locality UUIDs without a node value of a host file, Hot Guids
-// without a machine name of one.
+// identity/node.hpp) refuses each kind of id ("" if it does not):
+// Locality UUIDs without a node value of a host file, Hot Guids without a
+// machine name of one.
 uint32 identity_seen = UINT32_MAX;
 char refusal_locality[MAXPGPATH + 64] = "";
 char refusal_hot_guid[MAXPGPATH + 64] = "";

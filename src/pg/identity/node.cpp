@@ -58,11 +58,12 @@ constexpr const char *kHostFileHint =
     "the data directory (README, \"Node identity\"); locality_uuid.require_node_id = on then refuses ids "
     "until they are.";
 
-// What a data directory that has leased does without its registry.
+// What a data directory that has leased does without its registry (also
+// to give up leases for good: a claimed value in a host file, never a
+// MAC's or the host name, which the registry may lease to another server).
 constexpr const char *kLeasedHint =
     "Include the node file claimed for this host in advance (doc/fleets.md, \"When the registry is down for "
-    "hours\") and reload, or set locality_uuid.registry again and restart; to give up leases for good, remove "
-    "\"locality_uuid.lease\" from the data directory and restart.";
+    "hours\") and reload, or set locality_uuid.registry again and restart.";
 
 void warn_data_directory(const char *what, const char *source) {
     ereport(WARNING, (errmsg("locality_uuid: %s comes from a file in the data directory (%s)", what, source),
