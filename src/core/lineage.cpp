@@ -81,14 +81,29 @@ LineageMoveTaken lineage_move(LineageTable &t, const LineageCycles &c, std::uint
     for (int i = 0; i < c.count; ++i) {
         const std::uint64_t cycle = c.cycle[i];
         if (key != 0 && key == t.active) {
-            // A copy of the active identity: a quarter of the cycle or more
-            // from where it stands (its origin draws on from there), and
-            // short of its own arc while half the cycle or more is unused.
+            // A copy of the active identity: its origin draws on from where
+            // it stands, the copy from the target, and both must stay off
+            // the arc the identity has used (a copy of a copy, say an
+            // upgraded cluster's promoted standby, meets the first origin's
+            // ids at the start of that arc). Room left both ways:
+            //   * half the cycle or more unused: a quarter of the cycle or
+            //     more from the origin, and a sixteenth or more short of
+            //     its own arc (at most three quarters: a quarter clear
+            //     behind its origin too);
+            //   * an eighth to half unused: the middle half of what is
+            //     unused, a quarter of it or more each way;
+            //   * less: no place is clear; a quarter to three quarters of
+            //     the cycle, at random, as before the lineage.
             const std::uint64_t used = lineage_active_arc(t, c, i, now[i]);
             const std::uint64_t room = cycle - used;
-            // (At most three quarters: a quarter clear behind its origin too.)
-            const std::uint64_t far = room >= cycle / 2 ? min_u64(room, 3 * cycle / 4) : 3 * cycle / 4;
-            const std::uint64_t d = cycle / 4 + random[i] % (far - cycle / 4);
+            std::uint64_t near = cycle / 4, far = 3 * cycle / 4;
+            if (room >= cycle / 2) {
+                far = min_u64(room - cycle / 16, far);
+            } else if (room >= cycle / 8) {
+                near = room / 4;
+                far = 3 * room / 4;
+            }
+            const std::uint64_t d = near + random[i] % (far - near);
             target[i] = now[i] + d;
             arc[i] = used + d;
         } else if (known != nullptr) {

@@ -19,9 +19,12 @@
 //     one arc, its draws and gaps, around the cycle: none meets another of
 //     its ids less than a cycle of that arc behind it (unit-tested: moves
 //     at random put an identity on its own ids within a few returns);
-//   * to the identity that is active (a copy of the server): a quarter to
-//     three quarters of the cycle from where it stands, as before, and
-//     short of its own arc while half the cycle or more is unused;
+//   * to the identity that is active (a copy of the server): into what
+//     its arc has not used, clear of both ends (a quarter of the cycle
+//     ahead of the origin and a sixteenth short of its arc while half the
+//     cycle is unused; the middle half of the unused part down to an
+//     eighth), so a copy of a copy stays off the first origin's ids
+//     (unit-tested); with less unused, at random as before;
 //   * to an identity the lineage never carried: a random distance of a
 //     quarter to three quarters of the cycle, as before (its ids differ
 //     from every other identity's whatever the counters).
