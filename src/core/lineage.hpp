@@ -20,11 +20,11 @@
 //     its ids less than a cycle of that arc behind it (unit-tested: moves
 //     at random put an identity on its own ids within a few returns);
 //   * to the identity that is active (a copy of the server): into what
-//     its arc has not used, clear of both ends (a quarter of the cycle
-//     ahead of the origin and a sixteenth short of its arc while half the
-//     cycle is unused; the middle half of the unused part down to an
-//     eighth), so a copy of a copy stays off the first origin's ids
-//     (unit-tested); with less unused, at random as before;
+//     its arc has not used, an eighth of the cycle or more clear of both
+//     ends (a quarter ahead of the origin, and 3/8 short of the arc while
+//     more than 5/8 is unused, so that a copy of the copy keeps an eighth
+//     each way in turn: unit-tested); with a quarter or less unused, at
+//     random as before;
 //   * to an identity the lineage never carried: a random distance of a
 //     quarter to three quarters of the cycle, as before (its ids differ
 //     from every other identity's whatever the counters).

@@ -277,7 +277,7 @@ for kind in corrupt:XX001:"is corrupt" unreadable:42501:"Permission denied"; do
   accepted=$(q -c "SELECT locality_uuid_accept_state_file()")
   check "... accepting removes the mark" '[ ! -f "$DATA/locality_uuid.state.doubt" ]'
   next=$(q -c "SELECT $(position_sql id) FROM (SELECT locality_uuid_at($FIXED, false) AS id) s")
-  check "... accepted ($accepted), ids resume without a restart, moved 2^27 to 3 * 2^30 past the marks (position $next, mark $mark)" \
+  check "... accepted ($accepted), ids resume without a restart, moved 2^29 to 3 * 2^30 past the marks (position $next, mark $mark)" \
     '[ "$accepted" = "accepted: counters continue past its marks, moved past fresh random points" ] && moved "$next" "$mark"'
   check "... and a second accept has nothing to do" \
     '[ "$(q -c "SELECT locality_uuid_accept_state_file()")" = "in use already: nothing to accept" ]'
@@ -337,10 +337,10 @@ check "a file written by another cluster: ids at once ($id)" '[ ${#id} = 36 ]'
 check "... its counters moved, and the start says why" \
   'grep -q "WARNING:  locality_uuid: server-wide counters moved past fresh random points: \"locality_uuid.state\" was written by another cluster (system identifier 1234567890123456789)" "$WORK/server.log"'
 explicit_after=$(state_value explicit)
-# (2^29 or more for a value's first move; down to 2^26 for a value that
-# has used half its cycle: lib/positions.sh.)
-check "... given-time counter moved by 2^26 to 3 * 2^29 ($explicit_before -> $explicit_after)" \
-  '[ $((explicit_after - explicit_before)) -ge 67108864 ] && [ $((explicit_after - explicit_before)) -lt 1610612736 ]'
+# (2^29 or more for a value's first move; down to 2^28, an eighth of the
+# cycle, for a value that has used more than 3/8 of it: lib/positions.sh.)
+check "... given-time counter moved by 2^28 to 3 * 2^29 ($explicit_before -> $explicit_after)" \
+  '[ $((explicit_after - explicit_before)) -ge 268435456 ] && [ $((explicit_after - explicit_before)) -lt 1610612736 ]'
 check "... and the file is this cluster's" '[ "$(state_value system_identifier)" = "$this_cluster" ]'
 pgctl restart
 check "... so the next start moves nothing" '[ "$(grep -c "counters moved past fresh random points: \"locality_uuid.state\" was written by another cluster" "$WORK/server.log")" = 1 ]'

@@ -12,12 +12,11 @@ position_sql() {
 # draws (moves past fresh random points have taken them past 2^32):
 # ahead POS MARK: POS is at MARK or past it by less than 2^23 (a refill or
 # two, a block per backend); below POS MARK: POS is before MARK, by less
-# than 2^23; moved POS MARK: POS is 2^27 to 3 * 2^30 (and a refill) past
+# than 2^23; moved POS MARK: POS is 2^29 to 3 * 2^30 (and a refill) past
 # MARK, as after a move (2^30 or more for a value's first move; a copy of
-# a value that has used half its cycle, the moves of earlier rounds
-# included, moves into the middle half of what is left, down to 2^27:
-# src/core/lineage.hpp).
+# a value that has used more than 3/8 of its cycle, the moves of earlier
+# rounds included, keeps an eighth, 2^29, each way: src/core/lineage.hpp).
 ring() { echo $(( ($1 - $2 % 4294967296 + 4294967296) % 4294967296 )); }
 ahead() { [ "$(ring "$1" "$2")" -lt 8388608 ]; }
 below() { local d; d=$(ring "$2" "$1"); [ "$d" -ge 1 ] && [ "$d" -lt 8388608 ]; }
-moved() { local d; d=$(ring "$1" "$2"); [ "$d" -ge 134217728 ] && [ "$d" -lt $((3221225472 + 8388608)) ]; }
+moved() { local d; d=$(ring "$1" "$2"); [ "$d" -ge 536870912 ] && [ "$d" -lt $((3221225472 + 8388608)) ]; }
