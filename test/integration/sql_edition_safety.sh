@@ -239,8 +239,13 @@ SQL
   expect "the node value is still dba's" "SELECT ids.locality_uuid_node_id()" "17"
   # reader (USAGE on the schema, EXECUTE, no sequence) cannot take a run
   # over for the caller it is not: the run stays where it was.
-  now_w="(floor(extract(epoch FROM clock_timestamp()) / 600)::int8)"
-  run_of="(ids.locality_uuid_runs())[mod($now_w, 64)::int + 1]"
+  # pin_window: now_w, the clock's window now, read once (each statement
+  # below names the same run), and run_of, that window's run.
+  pin_window() {
+    now_w="($(q -c "SELECT floor(extract(epoch FROM clock_timestamp()) / 600)::int8")::int8)"
+    run_of="(ids.locality_uuid_runs())[mod($now_w, 64)::int + 1]"
+  }
+  pin_window
   q -c "SET ROLE dba" -c "SELECT setval($run_of, (($now_w - 70) << 32) + 5)" >/dev/null
   slot_before=$(q -c "SELECT pg_sequence_last_value($run_of)")
   out=$(psql -X -q -v ON_ERROR_STOP=1 -U reader -d shop -c "SELECT ids.locality_uuid_run_place(now(), $now_w, 0)" 2>&1) &&
@@ -354,6 +359,7 @@ SQL
             || ' on relations of ids'
      FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE a.usename = 'mallory' AND l.granted" "219 advisory, 0 on relations of ids"
   # A takeover: the current window's slot set to an old window.
+  pin_window
   q -c "SET ROLE dba" -c "SELECT setval($run_of, (($now_w - 70) << 32) + 12345)" >/dev/null
   took=$(psql -X -q -At -v ON_ERROR_STOP=1 -U app -d shop -c "SET statement_timeout = '20s'" \
            -c "SELECT (extract(epoch FROM clock_timestamp() - t0) * 1000)::int || ' ms '
@@ -362,13 +368,13 @@ SQL
                              + 1 + pg_sequence_last_value('ids.locality_uuid_run_start')) % 4294967296)
                FROM (SELECT clock_timestamp() AS t0) t, LATERAL (SELECT ids.locality_uuid(true) AS id) i" 2>&1) ||
     fail "the takeover under mallory's and reader's locks: $took"
-  [[ $took =~ ^([0-9]+)\ ms\ true$ ]] && [ "${BASH_REMATCH[1]}" -lt 1000 ] || fail "the takeover under mallory's and reader's locks: $took"
+  [[ $took =~ ^([0-9]+)\ ms\ true$ ]] && [ "${BASH_REMATCH[1]}" -lt 5000 ] || fail "the takeover under mallory's and reader's locks: $took"
   echo "ok: a run's takeover under mallory's and reader's locks: $took (the first id of the window's run)"
   took=$(psql -X -q -At -v ON_ERROR_STOP=1 -U dba -d shop -c "SET statement_timeout = '20s'" \
            -c "SELECT (extract(epoch FROM clock_timestamp() - t0) * 1000)::int || ' ms, ' || n || ' released'
                FROM (SELECT clock_timestamp() AS t0) t, LATERAL (SELECT count(*) AS n FROM ids.locality_uuid_release_future_windows()) r" 2>&1) ||
     fail "the release under mallory's and reader's locks: $took"
-  [[ $took =~ ^([0-9]+)\ ms ]] && [ "${BASH_REMATCH[1]}" -lt 1000 ] || fail "the release under mallory's and reader's locks: $took"
+  [[ $took =~ ^([0-9]+)\ ms ]] && [ "${BASH_REMATCH[1]}" -lt 5000 ] || fail "the release under mallory's and reader's locks: $took"
   echo "ok: the release under mallory's and reader's locks: $took"
   q -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE usename IN ('mallory', 'reader')" >/dev/null
   q -c "ROLLBACK PREPARED 'app_holds'"

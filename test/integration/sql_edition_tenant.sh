@@ -320,7 +320,9 @@ SQL
   # set; the cache is now the session's currval of locality_uuid_session.
   w=$(as dba -c "SELECT floor(extract(epoch FROM clock_timestamp()) / 600)::int8")
   got=$(as mallory -c "SET locality_uuid_sql.window_base = '$((w << 32))'" -c "SET locality_uuid_sql.home_checked = 'on'" \
-          -c "SELECT (ids.locality_uuid_counter(id, true) - ids.locality_uuid_window_base($w) + 4294967296) % 4294967296 BETWEEN 1 AND 2147483648
+          -c "SELECT (ids.locality_uuid_counter(id, true)
+                      - ids.locality_uuid_window_base(floor(extract(epoch FROM ids.locality_uuid_timestamp(id)) / 600)::int8)
+                      + 4294967296) % 4294967296 BETWEEN 1 AND 2147483648
               FROM (SELECT ids.locality_uuid(true) AS id) x" 2>&1)
   [ "$got" = t ] || fail "the old settings, forged, changed the counter rule: $got"
   out=$(as mallory -c "SET locality_uuid_sql.session = 'on'" -c "SELECT ids.locality_uuid(true)" 2>&1) && fail "a forged hint made an id: $out"
