@@ -86,21 +86,23 @@ LineageMoveTaken lineage_move(LineageTable &t, const LineageCycles &c, std::uint
             // the arc the identity has used (a copy of a copy, say an
             // upgraded cluster's promoted standby, meets the first origin's
             // ids at the start of that arc). An eighth of the cycle is the
-            // least kept each way (two Hot Guid reservations: an origin that
+            // least kept each way (two Hot Guid refills: an origin that
             // restarts skips to its reserved mark). Where the unused part
             // allows:
-            //   * more than 5/8 unused: a quarter of the cycle or more from
-            //     the origin, and 3/8 short of its own arc, room for a copy
-            //     of the copy to keep an eighth each way in turn (at most
-            //     three quarters: a quarter clear behind its origin too);
+            //   * three quarters or more unused (an identity that has made
+            //     few ids, and no copy yet): up to 3/8 short of its arc,
+            //     room for a copy of the copy to keep an eighth each way
+            //     in turn; half the cycle to choose from, as before the
+            //     lineage (two copies of one origin meet by chance alone);
             //   * more than a quarter unused: an eighth each way;
             //   * less: no eighth each way is left; a quarter to three
             //     quarters of the cycle, at random, as before the lineage.
             const std::uint64_t used = lineage_active_arc(t, c, i, now[i]);
             const std::uint64_t room = cycle - used;
             std::uint64_t near = cycle / 4, far = 3 * cycle / 4;
-            if (room > 5 * cycle / 8) {
-                far = min_u64(room - 3 * cycle / 8, far);
+            if (room >= 3 * cycle / 4) {
+                near = cycle / 8;
+                far = room - 3 * cycle / 8;
             } else if (room > cycle / 4) {
                 near = cycle / 8;
                 far = room - cycle / 8;

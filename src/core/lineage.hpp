@@ -21,10 +21,9 @@
 //     at random put an identity on its own ids within a few returns);
 //   * to the identity that is active (a copy of the server): into what
 //     its arc has not used, an eighth of the cycle or more clear of both
-//     ends (a quarter ahead of the origin, and 3/8 short of the arc while
-//     more than 5/8 is unused, so that a copy of the copy keeps an eighth
-//     each way in turn: unit-tested); with a quarter or less unused, at
-//     random as before;
+//     ends (and 3/8 short of the arc while three quarters are unused, so
+//     that a copy of the copy keeps an eighth each way in turn:
+//     unit-tested); with a quarter or less unused, at random as before;
 //   * to an identity the lineage never carried: a random distance of a
 //     quarter to three quarters of the cycle, as before (its ids differ
 //     from every other identity's whatever the counters).

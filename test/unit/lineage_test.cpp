@@ -160,6 +160,18 @@ TEST(Lineage, AReturnKeepsItsGapAfterTheArcHasGoneRoundTheCycle) {
 }
 
 TEST(Lineage, ACopyOfTheActiveIdentityMovesWithinWhatItHasNotUsed) {
+    // An identity that has made few ids: half the cycle to choose from, an
+    // eighth from its origin, 3/8 short of its arc (room for a copy of it).
+    for (int i = 0; i < 50; ++i) {
+        Drive fresh;
+        fresh.move(7);
+        fresh.draw(10);
+        fresh.rng.seed(i);
+        const std::uint64_t before = fresh.at;
+        const std::uint64_t dist = fresh.move(7) - before;
+        EXPECT_GE(dist, kHot / 8);
+        EXPECT_LT(dist, 5 * kHot / 8 - 10);
+    }
     Drive d;
     d.move(7);
     d.draw(kHot / 2);  // half the cycle used
@@ -180,7 +192,8 @@ TEST(Lineage, ACopyOfTheActiveIdentityMovesWithinWhatItHasNotUsed) {
 // the server makes them (a move and a restart start from the reserved
 // mark, 2^20 Hot Guid draws a refill): each copy draws, each origin
 // restarts and draws on, and no two sets of ids meet, for an origin that
-// had drawn up to 5/16 of the cycle before the first copy. Before the
+// had drawn up to 3/16 of the cycle before the first copy (its reserved
+// mark then up to a quarter). Before the
 // copy rule kept room short of the arc, the second copy could land just
 // below the first origin's ids (the copies suite's pg_upgrade check:
 // 194,000 of 200,000 repeated).
@@ -190,14 +203,17 @@ TEST(Lineage, ACopyOfACopyStaysOffEveryOriginsIds) {
     struct Side {
         Drive d;
         std::vector<Arc> *ids;
-        void draw(std::uint64_t count) {  // count ids, then at the reserved mark
+        // count ids, then at the reserved mark: a refill reserves kRefill
+        // past the draw that comes within half a refill of the mark
+        // (reservation.hpp).
+        void draw(std::uint64_t count) {
             const std::uint64_t from = d.at;
             ids->push_back(d.draw(count));
-            d.at = from + (count + kRefill - 1) / kRefill * kRefill;
+            d.at = from + kRefill + (count - 1) / (kRefill / 2) * (kRefill / 2);
         }
     };
     int trials = 0, second_in_middle = 0;
-    for (std::uint64_t before = n; before <= 5 * kRefill; before += kRefill / 2) {
+    for (std::uint64_t before = n; before <= 3 * kRefill; before += kRefill / 4) {
         for (int trial = 0; trial < 1000; ++trial, ++trials) {
             std::vector<Arc> ids;
             Side old_cluster{Drive{}, &ids};
@@ -210,7 +226,7 @@ TEST(Lineage, ACopyOfACopyStaysOffEveryOriginsIds) {
             upgraded.draw(n);
             old_cluster.draw(n);  // the old cluster started again
             const std::uint64_t room = kHot - lineage_active_arc(upgraded.d.t, kMachineCycles, 0, upgraded.d.at);
-            second_in_middle += room > kHot / 4 && room <= 5 * kHot / 8;
+            second_in_middle += room > kHot / 4 && room < 3 * kHot / 4;
             Side promoted = upgraded;
             promoted.d.rng.seed(trial + 2000000);
             promoted.d.move(7);
@@ -224,7 +240,7 @@ TEST(Lineage, ACopyOfACopyStaysOffEveryOriginsIds) {
     }
     std::printf("[ figures  ] %d copies of copies (the origin %llu to %llu drawn before, %llu by each side after): "
                 "%d second copies kept an eighth each way, none met\n",
-                trials, static_cast<unsigned long long>(n), static_cast<unsigned long long>(5 * kRefill),
+                trials, static_cast<unsigned long long>(n), static_cast<unsigned long long>(3 * kRefill),
                 static_cast<unsigned long long>(n), second_in_middle);
     EXPECT_EQ(second_in_middle, trials);  // the first copy left room for the second
 }
