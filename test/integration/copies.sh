@@ -405,6 +405,14 @@ pgctl x start
 q x -c "CREATE EXTENSION locality_uuid"
 mac_or_none=$(q x -c "SELECT locality_uuid_node_source()")
 require x "the node value comes from $mac_or_none" "the Hot Guid machine name comes from the host name"
+# Each refusal's DETAIL and HINT: the setting that kind of id needs.
+for kind in "Locality UUIDs|locality_uuid.node_id|locality_uuid()" "Hot Guids|locality_uuid.machine_name|hot_guid(1)"; do
+  IFS='|' read -r ids setting call <<<"$kind"
+  out=$(q x -c "SELECT $call" 2>&1 || true)
+  check "... its $ids refusal says what they need and where to put it" \
+    'grep -qxF "DETAIL:  $ids made with the server-wide counters need $setting from a configuration file of this host outside the data directory, which no copy of the data directory carries." <<<"$out" &&
+     grep -qxF "HINT:  Put $setting in such a file (README, \"Node identity\") and reload." <<<"$out"'
+done
 # The Quick start's node file before 1.3's: a node value alone. Locality
 # UUIDs are made; Hot Guids wait for a machine name.
 on_host x h4

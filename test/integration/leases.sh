@@ -544,6 +544,10 @@ check "... leases off without the claimed file: Locality UUIDs refused ($err)" \
 check "... and Hot Guids ($hot), each said at the start" \
   '[ "$hot" = "55000: $leased: the Hot Guid machine name comes from the host name" ] &&
    [ "$(log_count o "WARNING:  locality_uuid: this data directory has leased")" = $((warned + 2)) ]'
+out=$(q o -c "SELECT hot_guid(7)" 2>&1 || true)
+check "... the refusal's DETAIL names what a registry may lease, its HINT the claimed file" \
+  'grep -qxF "DETAIL:  Hot Guids made with the server-wide counters need locality_uuid.machine_name from a configuration file of this host outside the data directory, which no copy of the data directory carries, and never one a registry may lease to another server." <<<"$out" &&
+   grep -qxF "HINT:  Include the node file claimed for this host in advance (doc/fleets.md, \"When the registry is down for hours\") and reload, or set locality_uuid.registry again and restart." <<<"$out"'
 printf "include '%s'\n" "$WORK/o.emergency.conf" >>"$WORK/o/postgresql.conf"
 pgctl o reload
 got=""

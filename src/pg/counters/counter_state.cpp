@@ -55,7 +55,7 @@ char refusal_hot_guid[MAXPGPATH + 64] = "";
 void check_identity(SharedCounters *shared) {
     const uint32 generation = identity_settings_generation;
     refusal_locality[0] = refusal_hot_guid[0] = '\0';
-    if (host_files_required() != nullptr) {
+    if (host_files_required().reason != nullptr) {
         char why[MAXPGPATH + 64];
         if (!node_value_from_host_file(why, sizeof why)) strlcpy(refusal_locality, why, sizeof refusal_locality);
         if (!machine_name_from_host_file(why, sizeof why)) strlcpy(refusal_hot_guid, why, sizeof refusal_hot_guid);

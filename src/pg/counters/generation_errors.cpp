@@ -42,20 +42,19 @@ void report_unavailable(SharedCounters *s) {
 }
 
 void report_node_not_assigned(const char *why, bool hot_guid) {
-    const bool leased = host_files_required_by_leases();
+    const HostFilesRequired required = host_files_required();
+    const char *setting = hot_guid ? "locality_uuid.machine_name" : "locality_uuid.node_id";
     ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                    errmsg("%s: %s", host_files_required(), why),
-                    hot_guid ? errdetail("Hot Guids made with the server-wide counters need "
-                                         "locality_uuid.machine_name from a configuration file of this host outside "
-                                         "the data directory, which no copy of the data directory carries%s.",
-                                         leased ? ", and never one a registry may lease to another server" : "")
-                             : errdetail("Locality UUIDs made with the server-wide counters need "
-                                         "locality_uuid.node_id from a configuration file of this host outside "
-                                         "the data directory, which no copy of the data directory carries%s.",
-                                         leased ? ", and never one a registry may lease to another server" : ""),
-                    leased ? errhint("%s", host_files_leased_hint())
-                           : errhint("Put %s in such a file (README, \"Node identity\") and reload.",
-                                     hot_guid ? "locality_uuid.machine_name" : "locality_uuid.node_id")));
+                    errmsg("%s: %s", required.reason, why),
+                    errdetail("%s made with the server-wide counters need %s from a configuration file of this "
+                              "host outside the data directory, which no copy of the data directory carries%s.",
+                              hot_guid ? "Hot Guids" : "Locality UUIDs", setting,
+                              required.leased_hint != nullptr
+                                  ? ", and never one a registry may lease to another server"
+                                  : ""),
+                    required.leased_hint != nullptr
+                        ? errhint("%s", required.leased_hint)
+                        : errhint("Put %s in such a file (README, \"Node identity\") and reload.", setting)));
     pg_unreachable();
 }
 

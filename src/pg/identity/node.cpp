@@ -143,30 +143,27 @@ void detect_node_for_server() {
     // come from a host file: said at start, so that the refusal is no
     // surprise at the first id.
     char why[MAXPGPATH + 64];
-    const char *required = host_files_required();
-    if (required != nullptr && !node_value_from_host_file(why, sizeof why))
-        ereport(WARNING, (errmsg("%s: %s", required, why),
+    const HostFilesRequired required = host_files_required();
+    const char *hint = required.leased_hint != nullptr ? required.leased_hint : kHostFileHint;
+    if (required.reason != nullptr && !node_value_from_host_file(why, sizeof why))
+        ereport(WARNING, (errmsg("%s: %s", required.reason, why),
                           errdetail("Locality UUIDs made with the server-wide counters are refused until "
                                     "locality_uuid.node_id comes from a configuration file of this host outside "
                                     "the data directory."),
-                          errhint("%s", host_files_required_by_leases() ? kLeasedHint : kHostFileHint)));
-    if (required != nullptr && !machine_name_from_host_file(why, sizeof why))
-        ereport(WARNING, (errmsg("%s: %s", required, why),
+                          errhint("%s", hint)));
+    if (required.reason != nullptr && !machine_name_from_host_file(why, sizeof why))
+        ereport(WARNING, (errmsg("%s: %s", required.reason, why),
                           errdetail("Hot Guids made with the server-wide counters are refused until "
                                     "locality_uuid.machine_name comes from a configuration file of this host "
                                     "outside the data directory; Locality UUIDs are not."),
-                          errhint("%s", host_files_required_by_leases() ? kLeasedHint : kHostFileHint)));
+                          errhint("%s", hint)));
 }
 
-const char *host_files_required() {
-    if (leases_on()) return nullptr;
-    if (leased_reason[0] != '\0') return leased_reason;
-    return setting_require_node_id ? "locality_uuid.require_node_id is on" : nullptr;
+HostFilesRequired host_files_required() {
+    if (leases_on()) return {nullptr, nullptr};
+    if (leased_reason[0] != '\0') return {leased_reason, kLeasedHint};
+    return {setting_require_node_id ? "locality_uuid.require_node_id is on" : nullptr, nullptr};
 }
-
-const char *host_files_leased_hint() { return kLeasedHint; }
-
-bool host_files_required_by_leases() { return !leases_on() && leased_reason[0] != '\0'; }
 
 bool node_value_from_host_file(char *why, size_t size) {
     char source[MAXPGPATH + 32];

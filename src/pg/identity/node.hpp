@@ -19,19 +19,19 @@ void detect_node_for_server();
 bool node_value_from_host_file(char *why, size_t size);
 bool machine_name_from_host_file(char *why, size_t size);
 
-// Why server-wide ids need their values from such files, or nullptr when
-// they do not: "locality_uuid.require_node_id is on", or, on a data
-// directory that has leased (its lease record, lease_record.hpp, holds an
-// entry or cannot be read) now running with leases off (an emergency
-// start, or the registry setting removed), why it never falls back to a
-// MAC address, the host name or a file in the data directory: values a
-// registry leases to other servers, or that every copy of the directory
-// carries (issue #52). Read once at start, in the postmaster.
-const char *host_files_required();
-// Whether the reason is the lease record (the hint differs).
-bool host_files_required_by_leases();
-// What to do then (the hint of its refusals).
-const char *host_files_leased_hint();
+// Whether server-wide ids need their values from such files, and why:
+// "locality_uuid.require_node_id is on", or, on a data directory that has
+// leased (its lease record, lease_record.hpp, holds an entry or cannot be
+// read) now running with leases off (an emergency start, or the registry
+// setting removed), why it never falls back to a MAC address, the host
+// name or a file in the data directory: values a registry leases to other
+// servers, or that every copy of the directory carries (issue #52). Read
+// once at start, in the postmaster.
+struct HostFilesRequired {
+    const char *reason;       // nullptr: not required
+    const char *leased_hint;  // the lease record's case: what to do (its refusals' hint); else nullptr
+};
+HostFilesRequired host_files_required();
 
 uint32 current_node();
 
