@@ -90,11 +90,13 @@ LineageMoveTaken lineage_move(LineageTable &t, const LineageCycles &c, std::uint
             // restarts skips to its reserved mark). Where the unused part
             // allows:
             //   * three quarters or more unused (an identity that has made
-            //     few ids, and no copy yet): up to 3/8 short of its arc,
-            //     room for a copy of the copy to keep an eighth each way
-            //     in turn; half the cycle to choose from, as before the
-            //     lineage (two copies of one origin meet by chance alone);
-            //   * more than a quarter unused: an eighth each way;
+            //     few ids): up to 3/8 short of its arc, room for a copy of
+            //     the copy to keep an eighth each way in turn; for a fresh
+            //     identity half the cycle to choose from, as before the
+            //     lineage, a quarter at three quarters unused (two copies
+            //     of one origin meet by chance alone);
+            //   * more than a quarter unused: an eighth each way (the
+            //     range narrows to one place just above a quarter);
             //   * less: no eighth each way is left; a quarter to three
             //     quarters of the cycle, at random, as before the lineage.
             const std::uint64_t used = lineage_active_arc(t, c, i, now[i]);

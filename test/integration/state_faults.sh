@@ -337,8 +337,8 @@ check "a file written by another cluster: ids at once ($id)" '[ ${#id} = 36 ]'
 check "... its counters moved, and the start says why" \
   'grep -q "WARNING:  locality_uuid: server-wide counters moved past fresh random points: \"locality_uuid.state\" was written by another cluster (system identifier 1234567890123456789)" "$WORK/server.log"'
 explicit_after=$(state_value explicit)
-# (2^29 or more for a value's first move; down to 2^28, an eighth of the
-# cycle, for a value that has used more than 3/8 of it: lib/positions.sh.)
+# (A copy's move keeps an eighth of the cycle, 2^28, each way while more
+# than a quarter of it is unused: lib/positions.sh.)
 check "... given-time counter moved by 2^28 to 3 * 2^29 ($explicit_before -> $explicit_after)" \
   '[ $((explicit_after - explicit_before)) -ge 268435456 ] && [ $((explicit_after - explicit_before)) -lt 1610612736 ]'
 check "... and the file is this cluster's" '[ "$(state_value system_identifier)" = "$this_cluster" ]'

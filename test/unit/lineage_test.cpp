@@ -172,6 +172,29 @@ TEST(Lineage, ACopyOfTheActiveIdentityMovesWithinWhatItHasNotUsed) {
         EXPECT_GE(dist, kHot / 8);
         EXPECT_LT(dist, 5 * kHot / 8 - 10);
     }
+    // The tiers' edges: three quarters unused, an eighth to 3/8 short of
+    // the arc; just over a quarter unused, exactly an eighth (the range is
+    // one place wide); a quarter or less, a quarter to three quarters at
+    // random (an eighth each way no longer fits).
+    struct Edge {
+        std::uint64_t drawn, least, below;
+    };
+    for (const Edge e : {Edge{kHot / 4, kHot / 8, 3 * kHot / 8}, Edge{3 * kHot / 4 - 1, kHot / 8, kHot / 8 + 1},
+                         Edge{3 * kHot / 4, kHot / 4, 3 * kHot / 4}}) {
+        bool below_least_seen = false;
+        for (int i = 0; i < 50; ++i) {
+            Drive edge;
+            edge.move(7);
+            edge.draw(e.drawn);
+            edge.rng.seed(i);
+            const std::uint64_t before = edge.at;
+            const std::uint64_t dist = edge.move(7) - before;
+            EXPECT_GE(dist, e.least) << e.drawn << " drawn";
+            EXPECT_LT(dist, e.below) << e.drawn << " drawn";
+            below_least_seen |= dist < kHot / 4;
+        }
+        EXPECT_EQ(below_least_seen, e.least < kHot / 4) << e.drawn << " drawn";
+    }
     Drive d;
     d.move(7);
     d.draw(kHot / 2);  // half the cycle used
@@ -213,7 +236,8 @@ TEST(Lineage, ACopyOfACopyStaysOffEveryOriginsIds) {
         }
     };
     int trials = 0, second_in_middle = 0;
-    for (std::uint64_t before = n; before <= 3 * kRefill; before += kRefill / 4) {
+    for (int step = 0; step <= 11; ++step) {
+        const std::uint64_t before = n + step * (3 * kRefill - n) / 11;  // n to 3 refills
         for (int trial = 0; trial < 1000; ++trial, ++trials) {
             std::vector<Arc> ids;
             Side old_cluster{Drive{}, &ids};
@@ -226,7 +250,7 @@ TEST(Lineage, ACopyOfACopyStaysOffEveryOriginsIds) {
             upgraded.draw(n);
             old_cluster.draw(n);  // the old cluster started again
             const std::uint64_t room = kHot - lineage_active_arc(upgraded.d.t, kMachineCycles, 0, upgraded.d.at);
-            second_in_middle += room > kHot / 4 && room < 3 * kHot / 4;
+            second_in_middle += room > kHot / 4;  // an eighth each way left for the second copy
             Side promoted = upgraded;
             promoted.d.rng.seed(trial + 2000000);
             promoted.d.move(7);

@@ -9,10 +9,10 @@
 // recovery that replayed another server's WAL, every server-wide counter
 // moves past its mark by a fresh random distance, and the window runs get
 // a fresh run start: copy and origin continue from unrelated places. The
-// distances keep a quarter of each counter's cycle clear on either side,
-// so the two repeat no id until one has made a quarter cycle more than
-// the other since the copy's marks (doc/guarantees.md, "Not tested", has
-// the arithmetic).
+// distances keep an eighth of each counter's cycle or more clear on
+// either side (src/core/lineage.hpp), so the two repeat no id until one
+// has made an eighth of a cycle more than the other since the copy's
+// marks (doc/guarantees.md, "Not tested", has the arithmetic).
 //
 // A move is made once per event: its target is recorded in the binding
 // file before it is applied, and the record says "bound" only once the

@@ -13,9 +13,10 @@ position_sql() {
 # ahead POS MARK: POS is at MARK or past it by less than 2^23 (a refill or
 # two, a block per backend); below POS MARK: POS is before MARK, by less
 # than 2^23; moved POS MARK: POS is 2^29 to 3 * 2^30 (and a refill) past
-# MARK, as after a move (2^30 or more for a value's first move; a copy of
-# a value that has used more than 3/8 of its cycle, the moves of earlier
-# rounds included, keeps an eighth, 2^29, each way: src/core/lineage.hpp).
+# MARK, as after a move (2^30 or more for a new value's move; a copy's
+# move, while more than a quarter of the cycle is unused (the moves of
+# earlier rounds count), keeps an eighth, 2^29, each way:
+# src/core/lineage.hpp).
 ring() { echo $(( ($1 - $2 % 4294967296 + 4294967296) % 4294967296 )); }
 ahead() { [ "$(ring "$1" "$2")" -lt 8388608 ]; }
 below() { local d; d=$(ring "$2" "$1"); [ "$d" -ge 1 ] && [ "$d" -lt 8388608 ]; }
