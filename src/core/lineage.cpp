@@ -102,12 +102,9 @@ LineageMoveTaken lineage_move(LineageTable &t, const LineageCycles &c, std::uint
             const std::uint64_t used = lineage_active_arc(t, c, i, now[i]);
             const std::uint64_t room = cycle - used;
             std::uint64_t near = cycle / 4, far = 3 * cycle / 4;
-            if (room >= 3 * cycle / 4) {
+            if (room > cycle / 4) {
                 near = cycle / 8;
-                far = room - 3 * cycle / 8;
-            } else if (room > cycle / 4) {
-                near = cycle / 8;
-                far = room - cycle / 8;
+                far = room - (room >= 3 * cycle / 4 ? 3 * cycle / 8 : cycle / 8);
             }
             const std::uint64_t d = near + random[i] % (far - near);
             target[i] = now[i] + d;
