@@ -377,15 +377,22 @@ done
 # error logged, the other 199 not; an error of another kind in a session
 # whose errors were hidden logged as ever; the next one, 10 s later, counts
 # the 199, which its client is not told.
+# (A burst that took 9 s or more, on a loaded machine, is made again: its
+# errors may span two of the log's 10 s.)
 no_lease_logged() { log_count o "ERROR:  locality_uuid: no lease of a node value yet"; }
-while [ $((SECONDS - last_failing)) -le 10 ]; do sleep 0.5; done
-logged_before=$(no_lease_logged)
-burst=$(for session in $(seq 20); do
-  { for _ in $(seq 10); do echo "SELECT locality_uuid();"; done; [ "$session" != 20 ] || echo "SELECT 1/0;"; } |
-    q o -v ON_ERROR_STOP=0 2>&1
-done | grep -c "ERROR:  locality_uuid: no lease of a node value yet" || true)
-burst_at=$SECONDS
-logged=$(( $(no_lease_logged) - logged_before ))
+burst_at=$last_failing
+for _ in 1 2 3; do
+  while [ $((SECONDS - burst_at)) -le 10 ]; do sleep 0.5; done
+  logged_before=$(no_lease_logged)
+  burst_started=$SECONDS
+  burst=$(for session in $(seq 20); do
+    { for _ in $(seq 10); do echo "SELECT locality_uuid();"; done; [ "$session" != 20 ] || echo "SELECT 1/0;"; } |
+      q o -v ON_ERROR_STOP=0 2>&1
+  done | grep -c "ERROR:  locality_uuid: no lease of a node value yet" || true)
+  burst_at=$SECONDS
+  logged=$(( $(no_lease_logged) - logged_before ))
+  [ $((burst_at - burst_started)) -lt 9 ] && break
+done
 check "... 200 failing ids from 20 sessions: 200 errors to them ($burst), $logged of them in the server log; a division by zero after them logged" \
   '[ "$burst" = 200 ] && [ "$logged" = 1 ] && log_has o "ERROR:  division by zero"'
 while [ $((SECONDS - burst_at)) -le 10 ]; do sleep 0.5; done
