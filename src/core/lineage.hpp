@@ -68,6 +68,14 @@ struct LineageCycles {
 };
 constexpr LineageCycles kNodeCycles{2, {1ULL << 32, 1ULL << 31}};
 constexpr LineageCycles kMachineCycles{1, {1ULL << 24, 0}};
+// (The moves' arithmetic takes each cycle for a power of two of at least 8,
+// at most 2^32: eighths are exact, 3 * cycle and a cycle's positions fit.)
+constexpr bool lineage_cycles_fit(const LineageCycles &c) noexcept {
+    for (int i = 0; i < c.count; ++i)
+        if (c.cycle[i] < 8 || c.cycle[i] > (1ULL << 32) || (c.cycle[i] & (c.cycle[i] - 1)) != 0) return false;
+    return c.count >= 1 && c.count <= kLineageCounters;
+}
+static_assert(lineage_cycles_fit(kNodeCycles) && lineage_cycles_fit(kMachineCycles), "lineage cycles");
 
 // The key of a node value (0 to 2^28 - 1) or of machine bytes (24 bits);
 // a negative value (unknown) has key 0, which the lineage does not track.

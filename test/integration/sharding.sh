@@ -148,21 +148,32 @@ even_within() {  # "n1 n2 n3 n4" within +-10% of their mean
 }
 check "variable mode through the coordinator spreads within 10% of even ($a_variable)" 'even_within "$a_variable"'
 check "variable mode from 4 shards spreads within 10% of even ($b_variable)" 'even_within "$b_variable"'
-# Sequential: per 10-minute window, the share of the busiest shard. A
-# window whose run passes one of the shards' bounds (a multiple of 2^30 of
-# the counter, about once in 10^4 runs) is split there, onto two shards.
-read -r worst split split_shards < <(q coordinator -F ' ' -c "
+# Sequential: per 10-minute window, the share of the busiest shard. Each
+# window's ids are one run of counters (one session: places in blocks of
+# 256, so a span of at most its rows and a block); a run that passes one of
+# the shards' bounds (a multiple of 2^30 of the counter, about once in 10^4
+# runs) is split there, onto the two shards beside it, and only such a run.
+# (Spans and starts mod 2^32: a run may pass 2^32 - 1 on to 0.)
+read -r windows runs worst split split_shards < <(q coordinator -F ' ' -c "
   WITH r AS (SELECT floor(extract(epoch FROM locality_uuid_timestamp(id)) / 600) AS w, tableoid,
                     locality_uuid_counter(id, true) AS c
              FROM items WHERE origin = 'coordinator sequential'),
-       win AS (SELECT w, min(c) >> 30 <> max(c) >> 30 AS split, count(DISTINCT tableoid) AS shards FROM r GROUP BY w),
+       f AS (SELECT w, tableoid, c, (c - min(c) OVER (PARTITION BY w) + 2147483648) % 4294967296 - 2147483648 AS d,
+                    min(c) OVER (PARTITION BY w) AS c0
+             FROM r),
+       win AS (SELECT w, count(*) AS n, max(d) - min(d) + 1 AS span, (min(c0) + min(d) + 4294967296) % 4294967296 AS first,
+                      count(DISTINCT tableoid) AS shards
+               FROM f GROUP BY w),
+       kind AS (SELECT w, shards, span <= n + 256 AS one_run,
+                       span <= n + 256 AND first % 1073741824 + span > 1073741824 AS at_bound
+                FROM win),
        share AS (SELECT w, max(n)::numeric / sum(n) AS share
                  FROM (SELECT w, tableoid, count(*) AS n FROM r GROUP BY 1, 2) s GROUP BY w)
-  SELECT coalesce(min(share) FILTER (WHERE NOT split), 1), count(*) FILTER (WHERE split),
-         coalesce(max(shards) FILTER (WHERE split), 0)
-  FROM win JOIN share USING (w)")
-check "sequential mode puts >= 95% of each window's rows on one shard (worst window: $worst; $split split at a shard's bound, on $split_shards shards)" \
-  "python3 -c 'import sys; sys.exit(0 if $worst >= 0.95 else 1)' && [ \"$split_shards\" -le 2 ]"
+  SELECT count(*), count(*) FILTER (WHERE one_run), coalesce(min(share) FILTER (WHERE NOT at_bound), 1),
+         count(*) FILTER (WHERE at_bound), coalesce(max(shards) FILTER (WHERE at_bound), 0)
+  FROM kind JOIN share USING (w)")
+check "sequential mode puts >= 95% of each window's rows on one shard ($windows windows, $runs of them one run of counters; worst window: $worst; $split split at a shard's bound, on $split_shards shards)" \
+  "[ $windows -ge 1 ] && [ $runs = $windows ] && python3 -c 'import sys; sys.exit(0 if $worst >= 0.95 else 1)' && [ $split_shards -le 2 ]"
 read -r total distinct < <(q coordinator -F ' ' -c "SELECT count(*), count(DISTINCT id) FROM items")
 check "no id twice in the cluster ($total rows, $distinct distinct, checked through the coordinator)" '[ "$total" = "$distinct" ] && [ "$total" = $((ROWS * 4)) ]'
 misattributed=$(q coordinator -c "

@@ -319,10 +319,11 @@ SQL
   # settings a session (or a pooled connection's previous client) could
   # set; the cache is now the session's currval of locality_uuid_session.
   # An id's place is 1 + the run start (below 2^24) + the ids drawn before
-  # it in its window (far fewer than 2^20 here): a forged base of 0 would
-  # put it there by chance about once in 240.
+  # it in its window (far fewer than 2^20 here); the forged base lies 2^31
+  # from the window's, so an id counted from it would lie 2^31 off.
   w=$(as dba -c "SELECT floor(extract(epoch FROM clock_timestamp()) / 600)::int8")
-  got=$(as mallory -c "SET locality_uuid_sql.window_base = '$((w << 32))'" -c "SET locality_uuid_sql.home_checked = 'on'" \
+  forged=$(as dba -c "SELECT ($w::int8 << 32) | ((ids.locality_uuid_window_base($w) + 2147483648) % 4294967296)")
+  got=$(as mallory -c "SET locality_uuid_sql.window_base = '$forged'" -c "SET locality_uuid_sql.home_checked = 'on'" \
           -c "SELECT (ids.locality_uuid_counter(id, true)
                       - ids.locality_uuid_window_base(floor(extract(epoch FROM ids.locality_uuid_timestamp(id)) / 600)::int8)
                       + 4294967296) % 4294967296 BETWEEN 1 AND 16777216 + 1048576

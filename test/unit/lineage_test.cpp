@@ -173,14 +173,15 @@ TEST(Lineage, ACopyOfTheActiveIdentityMovesWithinWhatItHasNotUsed) {
         EXPECT_LT(dist, 5 * kHot / 8 - 10);
     }
     // The tiers' edges: three quarters unused, an eighth to 3/8 short of
-    // the arc; just over a quarter unused, exactly an eighth (the range is
-    // one place wide); a quarter or less, a quarter to three quarters at
-    // random (an eighth each way no longer fits).
+    // the arc; just under three quarters, an eighth each way; just over a
+    // quarter unused, exactly an eighth (the range is one place wide); a
+    // quarter or less, a quarter to three quarters at random (an eighth
+    // each way no longer fits).
     struct Edge {
         std::uint64_t drawn, least, below;
     };
-    for (const Edge e : {Edge{kHot / 4, kHot / 8, 3 * kHot / 8}, Edge{3 * kHot / 4 - 1, kHot / 8, kHot / 8 + 1},
-                         Edge{3 * kHot / 4, kHot / 4, 3 * kHot / 4}}) {
+    for (const Edge e : {Edge{kHot / 4, kHot / 8, 3 * kHot / 8}, Edge{kHot / 4 + 1, kHot / 8, 5 * kHot / 8 - 1},
+                         Edge{3 * kHot / 4 - 1, kHot / 8, kHot / 8 + 1}, Edge{3 * kHot / 4, kHot / 4, 3 * kHot / 4}}) {
         bool below_least_seen = false;
         for (int i = 0; i < 50; ++i) {
             Drive edge;
