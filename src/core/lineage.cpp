@@ -28,15 +28,22 @@ LineageSlot *new_slot(LineageTable &t, std::uint32_t key) noexcept {
     return pick;
 }
 
-// The active identity's arc closed at now, into its slot.
+// The active identity's arc closed, into its slot: where it stopped
+// cleanly if it did (exact), else at now (the counters or their reserved
+// marks: it may have drawn up to them).
 void leave(LineageTable &t, const LineageCycles &c, const std::uint64_t *now) noexcept {
-    if (t.active == 0) return;
-    LineageSlot *a = find_slot(t, t.active);
-    if (a == nullptr) a = new_slot(t, t.active);
-    for (int i = 0; i < c.count; ++i) {
-        a->last[i] = now[i];
-        a->span[i] = lineage_active_arc(t, c, i, now[i]);
+    const bool exact = t.stopped != 0;
+    if (t.active != 0) {
+        LineageSlot *a = find_slot(t, t.active);
+        if (a == nullptr) a = new_slot(t, t.active);
+        for (int i = 0; i < c.count; ++i) {
+            const std::uint64_t at = exact ? t.stopped_at[i] : now[i];
+            a->last[i] = at;
+            a->span[i] = lineage_active_arc(t, c, i, at);
+        }
+        a->exact = exact ? 1 : 0;
     }
+    lineage_unstop(t);
 }
 
 // key made active at entered[i], with arc[i] used already.
@@ -46,6 +53,7 @@ void enter(LineageTable &t, const LineageCycles &c, std::uint32_t key, const std
     if (s == nullptr) s = new_slot(t, key);
     s->used = ++t.clock;
     t.active = key;
+    lineage_unstop(t);
     for (int i = 0; i < c.count; ++i) {
         t.entered[i] = entered[i];
         t.arc_at_entry[i] = min_u64(arc[i], c.cycle[i]);
@@ -67,6 +75,19 @@ std::uint64_t lineage_active_arc(const LineageTable &t, const LineageCycles &c, 
     return min_u64(c.cycle[i], t.arc_at_entry[i] + min_u64(passed, c.cycle[i]));
 }
 
+void lineage_stop(LineageTable &t, const LineageCycles &c, const std::uint64_t *exact) noexcept {
+    if (t.active == 0) return;
+    t.stopped = 1;
+    for (int i = 0; i < c.count; ++i) t.stopped_at[i] = exact[i];
+}
+
+bool lineage_unstop(LineageTable &t) noexcept {
+    const bool was = t.stopped != 0;
+    t.stopped = 0;
+    for (std::uint64_t &at : t.stopped_at) at = 0;
+    return was;
+}
+
 LineageMoveTaken lineage_move(LineageTable &t, const LineageCycles &c, std::uint32_t key, const std::uint64_t *now,
                               const std::uint64_t *random, std::uint64_t *target, bool trust_returns) noexcept {
     std::uint64_t arc[kLineageCounters] = {};
@@ -77,7 +98,7 @@ LineageMoveTaken lineage_move(LineageTable &t, const LineageCycles &c, std::uint
                                  : known != nullptr      ? LineageRule::returning
                                  : seen != nullptr       ? LineageRule::returning_untrusted
                                                          : LineageRule::new_identity,
-                                 known != nullptr ? known->last[0] : 0};
+                                 known != nullptr ? known->last[0] : 0, known != nullptr && known->exact != 0};
     for (int i = 0; i < c.count; ++i) {
         const std::uint64_t cycle = c.cycle[i];
         if (key != 0 && key == t.active) {
@@ -110,10 +131,12 @@ LineageMoveTaken lineage_move(LineageTable &t, const LineageCycles &c, std::uint
             target[i] = now[i] + d;
             arc[i] = used + d;
         } else if (known != nullptr) {
-            // A sixteenth to an eighth of the cycle above where key left
-            // (room for a lost tail of a refill), at or past now, congruent
+            // Where key stopped cleanly (its server's last record said so,
+            // and nothing since), else a sixteenth to an eighth of the
+            // cycle above where it left (room for a lost tail of a refill:
+            // an asynchronous failover, a crash); at or past now, congruent
             // to that place: its ids go on as one arc.
-            const std::uint64_t d = cycle / 16 + random[i] % (cycle / 16);
+            const std::uint64_t d = known->exact != 0 ? 0 : cycle / 16 + random[i] % (cycle / 16);
             target[i] = now[i] + ((known->last[i] + d - now[i]) & (cycle - 1));
             arc[i] = known->span[i] + d;
         } else {

@@ -45,6 +45,11 @@ struct LineageSlot {
     std::uint32_t used;  // the table's clock when it was last made active
     std::uint64_t last[kLineageCounters];  // where it left each counter (absolute draw positions)
     std::uint64_t span[kLineageCounters];  // the arc of each cycle it had used then (at most the cycle)
+    // 1: `last` is where its server stopped cleanly, every draw below it
+    // and none at or past it in this history (lineage_stop), so a return
+    // continues there, with no gap for a lost tail.
+    std::uint32_t exact;
+    std::uint32_t spare;  // 0 (no padding: records and files compare bytes)
 };
 
 struct LineageTable {
@@ -52,6 +57,12 @@ struct LineageTable {
     std::uint32_t clock;
     std::uint64_t entered[kLineageCounters];  // where the active identity started its current arc
     std::uint64_t arc_at_entry[kLineageCounters];  // its arc then, the gap it was given included
+    // 1: the active identity's server stopped cleanly with its counters at
+    // stopped_at (lineage_stop) and, as far as this history knows, drew
+    // nothing since: the next identity to lead leaves it there, exactly.
+    std::uint32_t stopped;
+    std::uint32_t spare;  // 0
+    std::uint64_t stopped_at[kLineageCounters];
     LineageSlot slots[kLineageSlots];
 };
 
@@ -99,6 +110,7 @@ enum class LineageRule : std::uint8_t { unknown, copy, returning, returning_untr
 struct LineageMoveTaken {
     LineageRule rule;
     std::uint64_t left_at;  // returning: the key's last place of counter 0
+    bool exact;             // returning: left_at is where it stopped cleanly (no gap)
 };
 LineageMoveTaken lineage_move(LineageTable &t, const LineageCycles &c, std::uint32_t key, const std::uint64_t *now,
                               const std::uint64_t *random, std::uint64_t *target, bool trust_returns = true) noexcept;
@@ -108,6 +120,16 @@ LineageMoveTaken lineage_move(LineageTable &t, const LineageCycles &c, std::uint
 // active arc closed at now, key's opened at now. An identity the lineage
 // carried before counts what the counters passed meanwhile as its own.
 void lineage_rebind(LineageTable &t, const LineageCycles &c, std::uint32_t key, const std::uint64_t *now) noexcept;
+
+// A clean stop (a server shutting down, reservations/stop.hpp): the active
+// identity's counters stand exactly at `exact` (every draw below, none
+// at or past), which the record carrying this table says to every server
+// that replays it. Any later record of the counters makes it void
+// (lineage_unstop): something may have drawn past it.
+void lineage_stop(LineageTable &t, const LineageCycles &c, const std::uint64_t *exact) noexcept;
+
+// Forgets a clean stop; true if there was one.
+bool lineage_unstop(LineageTable &t) noexcept;
 
 // How much of counter i's cycle the active identity has used at now.
 std::uint64_t lineage_active_arc(const LineageTable &t, const LineageCycles &c, int i,

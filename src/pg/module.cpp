@@ -8,6 +8,7 @@
 #include "log_quota.hpp"
 #include "reservations/reservation_wal.hpp"
 #include "reservations/shared_counters.hpp"
+#include "reservations/stop.hpp"
 #include "settings.hpp"
 
 extern "C" {
@@ -47,6 +48,7 @@ void _PG_init(void) {
     locality_pg::register_reservation_wal();
     if (!locality_pg::setting_shared_counter) return;
     locality_pg::request_shared_counters();
+    locality_pg::register_stop_worker();
     // What server-wide counters ask of the servers around this one, said
     // where a DBA reads at every start: a standby that replays this WAL
     // without the library stops with FATAL at the first record.

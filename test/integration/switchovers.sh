@@ -4,21 +4,26 @@
 # (host files, as a Patroni pair has them), their clocks held at one
 # instant. Each leadership makes a side of ids of every kind (lib/sides.sh)
 # and SWITCHOVERS_HOT given-time Hot Guids more; then the leader stops
-# (fast: its standby receives everything), the standby is promoted, and the
-# old leader rejoins as its standby through pg_rewind -R.
+# (fast: its standby receives everything; in round SWITCHOVERS_IMMEDIATE,
+# immediate, after its stop worker was ended by hand and logged a stop,
+# and 1,000 ids more: a crash as far as the lineage knows), the standby is
+# promoted, and the old leader rejoins as its standby through pg_rewind -R.
 #
 # Every promotion moves the counters. Before the lineage (lineage.hpp)
 # each move skipped a random quarter to three quarters of each cycle, and
 # two skips can add up to a whole one: a member leading again then drew
 # where it drew before, and its given-time Hot Guids (2^24 draws a second)
 # repeated. Now a member that made ids in this history before continues
-# just above where its machine bytes and node value left the counters.
-# Checked: 0 repeats among all leaderships of all kinds (pid field masked),
-# and every promotion after the first says, at LOG, that it went by the
-# lineage, its Hot Guid draw landing 2^20 to 2^21 (a sixteenth to an eighth
-# of the cycle) above where that member left off. (Each member's 6 or 5
-# leaderships, 440,000 Hot Guid draws each with gaps of at most 2^21, stay
-# within one 2^24 cycle of its own arc, which the lineage keeps clear.)
+# where its node value and machine bytes left the counters: exactly where
+# it stopped after a clean stop (the worker "locality_uuid stop" logs the
+# counters in WAL: reservations/stop.hpp), 2^20 to 2^21 (a sixteenth to an
+# eighth of the cycle) above its reserved mark after a crash. Checked: 0
+# repeats among all leaderships of all kinds (pid field masked); each
+# clean stop's LOG line gives the Hot Guid draw after the leadership's last
+# given-time Hot Guid (the ids' own counter field); every promotion after
+# the first says, at LOG, that it went by the lineage: the returns after a
+# clean stop land exactly where the member stopped, the one after the
+# immediate stop 2^20 to 2^21 above where it left.
 #
 # Needs PostgreSQL 15+ (the lineage travels in WAL records of a custom
 # resource manager); before it, says so and checks nothing.
@@ -34,6 +39,7 @@ start_work locality-switchovers
 IDS=${SWITCHOVERS_IDS:-20000}
 HOT=${SWITCHOVERS_HOT:-400000}
 ROUNDS=${SWITCHOVERS_ROUNDS:-10}
+IMMEDIATE=${SWITCHOVERS_IMMEDIATE:-5}  # the round whose leader stops -m immediate (below ROUNDS: it returns)
 . "$ROOT/test/integration/lib/sides.sh"
 
 make_host ha "locality_uuid.node_id = 7101" "locality_uuid.machine_name = 'pair-a'"
@@ -57,10 +63,11 @@ lead() {
   q "$1" -c "COPY (SELECT encode(set_byte(set_byte(uuid_send(hot_guid(7, $FIXED)), 6, 0), 8, 0), 'hex')
                    FROM generate_series(1, $HOT)) TO STDOUT" >"$WORK/ids/r$2.hot_more"
 }
-# switch FROM TO: FROM stopped (fast: its standby has all its WAL), TO
-# promoted, FROM rewound to follow TO and started as its standby.
+# switch FROM TO MODE: FROM stopped (fast: its standby has all its WAL;
+# or immediate), TO promoted, FROM rewound to follow TO and started as its
+# standby (pg_rewind recovers an immediately stopped FROM first).
 switch() {
-  pgctl "$1" stop -m fast
+  pgctl "$1" stop -m "$3"
   promote "$2"
   tick
   as_postgres "$BIN/pg_rewind" --target-pgdata="$WORK/$1" --source-server="$(conninfo "$2")" -R \
@@ -76,7 +83,23 @@ leader=a standby=b
 start=$SECONDS
 for round in $(seq 1 "$ROUNDS"); do
   lead "$leader" "$round"
-  switch "$leader" "$standby"
+  if [ "$round" = "$IMMEDIATE" ]; then
+    # The stop worker ended by hand while the server goes on: it records a
+    # stop, and 1,000 given-time Hot Guids then come after it, below the
+    # reserved mark. They must make the stop void (the first draw finds the
+    # marks closed and logs a refill), or the return after the immediate
+    # stop below would continue at the stop, onto them.
+    q "$leader" -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'locality_uuid stop'" >/dev/null
+    for _ in $(seq 1 100); do
+      [ "$(grep -c 'locality_uuid: counters stopped cleanly' "$WORK/$leader.log")" -gt "$(((round - 1) / 2))" ] && break
+      sleep 0.1
+    done
+    q "$leader" -c "COPY (SELECT encode(set_byte(set_byte(uuid_send(hot_guid(7, $FIXED)), 6, 0), 8, 0), 'hex')
+                          FROM generate_series(1, 1000)) TO STDOUT" >"$WORK/ids/r$round.hot_after"
+  fi
+  mode=fast
+  [ "$round" = "$IMMEDIATE" ] && mode=immediate
+  switch "$leader" "$standby" "$mode"
   t=$leader; leader=$standby; standby=$t
 done
 lead "$leader" $((ROUNDS + 1))
@@ -86,7 +109,7 @@ echo "drove: $ROUNDS switchovers with pg_rewind, $((ROUNDS + 1)) leaderships; $(
 counts="" total=0 made=0
 for k in "${KINDS[@]}"; do
   files=("$WORK"/ids/r*."$k")
-  [ "$k" = hot_at ] && files+=("$WORK"/ids/r*.hot_more)
+  [ "$k" = hot_at ] && files+=("$WORK"/ids/r*.hot_more "$WORK"/ids/r*.hot_after)
   n=$(cat "${files[@]}" | LC_ALL=C sort -S 256M | uniq -d | wc -l)
   c=$(cat "${files[@]}" | wc -l)
   counts+="${counts:+, }$k $c ($n repeated)"
@@ -94,23 +117,75 @@ for k in "${KINDS[@]}"; do
 done
 check "$made ids over $((ROUNDS + 1)) leaderships, pid field masked: $counts" "[ $total = 0 ]"
 
+# The clean stops: each leader's LOG line (in its log, in the order of its
+# rounds; round IMMEDIATE's by the worker ended by hand), whose Hot Guid
+# draw must follow the counter field of the leadership's last given-time
+# Hot Guid (bytes 9-11; one backend drew them in order, and nothing after
+# them but round IMMEDIATE's 1,000 after its stop).
+stops=0 wrong_stops=""
+for node in a b; do
+  mapfile -t at < <(sed -n 's/.*LOG:  locality_uuid: counters stopped cleanly at variable [0-9]*, given-time [0-9]*, Hot Guid \([0-9]*\)$/\1/p' "$WORK/$node.log")
+  i=0
+  for round in $(seq 1 "$ROUNDS"); do
+    [ $((round % 2)) = 1 ] && by=a || by=b
+    [ "$by" = "$node" ] || continue
+    last=$(tail -n 1 "$WORK/ids/r$round.hot_more")
+    want=$(( (16#${last:18:6} + 1) % 16777216 ))
+    got=${at[$i]:-none}
+    [ "$got" != none ] && [ $((got % 16777216)) = "$want" ] || wrong_stops+=" r$round: $got (want ... $want)"
+    i=$((i + 1)); stops=$((stops + 1))
+  done
+  [ "${#at[@]}" = "$i" ] || wrong_stops+=" $node: ${#at[@]} stop lines for $i clean stops"
+done
+check "$stops stops logged (one by the worker ended by hand), each at the draw after its leadership's last Hot Guid${wrong_stops:+: wrong:$wrong_stops}" \
+  "[ $stops -gt 0 ] && [ -z \"$wrong_stops\" ]"
+
 # The moves: each promotion's LOG line, and after the first two, the
 # lineage's rule for the Hot Guid draw.
-moves=0 by_lineage=0 wrong=""
+moves=0 exact=0 gapped=0 wrong=""
 for node in a b; do
   while IFS= read -r pair; do
     moved=${pair%%|*} why=${pair#*|}
     moves=$((moves + 1))
-    [[ $why == *"machine bytes "*" made ids in this history before: above where it left, at "* ]] || continue
-    by_lineage=$((by_lineage + 1))
     to=$(sed -n 's/.*, Hot Guid from [0-9]* to \([0-9]*\),.*/\1/p' <<<"$moved")
-    left=$(sed -n 's/.*machine bytes [0-9]* made ids in this history before: above where it left, at \([0-9]*\).*/\1/p' <<<"$why")
-    gap=$(( (to - left) % 16777216 ))
-    [ "$gap" -ge 1048576 ] && [ "$gap" -lt 2097152 ] || wrong+=" $node: $left -> $to (gap $gap)"
+    if [[ $why == *"machine bytes "*" stopped cleanly in this history: where it stopped, at "* ]]; then
+      left=$(sed -n 's/.*machine bytes [0-9]* stopped cleanly in this history: where it stopped, at \([0-9]*\).*/\1/p' <<<"$why")
+      exact=$((exact + 1))
+      gap=$(( (to - left) % 16777216 ))
+      [ "$gap" = 0 ] || wrong+=" $node: stopped at $left -> $to (gap $gap)"
+    elif [[ $why == *"machine bytes "*" made ids in this history before: above where it left, at "* ]]; then
+      left=$(sed -n 's/.*machine bytes [0-9]* made ids in this history before: above where it left, at \([0-9]*\).*/\1/p' <<<"$why")
+      gapped=$((gapped + 1))
+      gap=$(( (to - left) % 16777216 ))
+      [ "$gap" -ge 1048576 ] && [ "$gap" -lt 2097152 ] || wrong+=" $node: left at $left -> $to (gap $gap)"
+    fi
   done < <(awk '/LOG:  locality_uuid: counters moved: / { m = $0; getline d; print m "|" (d ~ /DETAIL:  By the lineage: / ? d : "") }' "$WORK/$node.log")
 done
-check "$moves moves logged, $by_lineage of them by the lineage to a member's own place, each Hot Guid draw 2^20 to 2^21 above it${wrong:+: wrong:$wrong}" \
-  "[ $moves = $ROUNDS ] && [ $by_lineage = $((ROUNDS - 1)) ] && [ -z \"$wrong\" ]"
+want_gapped=0
+[ "$IMMEDIATE" -ge 1 ] && [ "$IMMEDIATE" -lt "$ROUNDS" ] && want_gapped=1
+check "$moves moves logged, by the lineage to a member's own place: $exact where it stopped cleanly (gap 0), $gapped after the immediate stop (2^20 to 2^21 above its mark)${wrong:+: wrong:$wrong}" \
+  "[ $moves = $ROUNDS ] && [ $exact = $((ROUNDS - 1 - want_gapped)) ] && [ $gapped = $want_gapped ] && [ -z \"$wrong\" ]"
+
+# A stop closes the marks, so that a draw after it takes the slow path
+# even below them: the refill it makes must not lower a mark. A session
+# holds a block of variable draws (256, taken at its first id) while
+# others draw 2^22 + 2^10 more; the stop worker is ended by hand; the
+# session draws again, from its block, far below the counters. The state
+# file's variable mark must stay above every id drawn (the stop's place).
+stops_before=$(grep -c 'locality_uuid: counters stopped cleanly' "$WORK/$leader.log")
+lower=$WORK/lower.sql
+cat >"$lower" <<SQL
+SELECT locality_uuid(false) IS NOT NULL;
+\\! psql -X -q -At "$(conninfo "$leader")" -c "SELECT count(locality_uuid(false)) FROM generate_series(1, 4195328)" >/dev/null
+\\! psql -X -q -At "$(conninfo "$leader")" -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'locality_uuid stop'" >/dev/null
+\\! for i in \$(seq 1 100); do [ "\$(grep -c 'locality_uuid: counters stopped cleanly' "$WORK/$leader.log")" -gt $stops_before ] && break; sleep 0.1; done
+SELECT locality_uuid(false) IS NOT NULL;
+SQL
+q "$leader" -f "$lower" >/dev/null
+stopped_at=$(sed -n 's/.*LOG:  locality_uuid: counters stopped cleanly at variable \([0-9]*\),.*/\1/p' "$WORK/$leader.log" | tail -n 1)
+mark=$(awk '$1 == "variable" { print $2 }' "$WORK/$leader/locality_uuid.state")
+check "a draw from a block taken before 2^22 others, after a stop: the file's variable mark $mark stays above the stop's $stopped_at" \
+  "[ -n \"$stopped_at\" ] && [ -n \"$mark\" ] && [ \"$mark\" -gt \"$stopped_at\" ]"
 
 echo
 [ "$failures" = 0 ] && echo "all switchover checks passed" || { echo "$failures switchover checks FAILED"; exit 1; }

@@ -2,6 +2,7 @@
 // just above its own ids, never onto them, however many moves come between.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <vector>
@@ -33,14 +34,21 @@ struct Drive {
     LineageTable t{};
     std::uint64_t at = 0;  // where the counter stands (absolute)
     std::mt19937_64 rng{20261129};
+    std::uint64_t reserved = 0;  // how far the reserved mark stands above the counter at a move
+    LineageMoveTaken taken{};
     std::uint64_t move(std::uint32_t key, bool trust_returns = true) {
-        const std::uint64_t now[1] = {at};
+        const std::uint64_t now[1] = {at + reserved};
         const std::uint64_t random[1] = {rng()};
         std::uint64_t target[1] = {};
-        lineage_move(t, kMachineCycles, key, now, random, target, trust_returns);
-        EXPECT_GE(target[0], at);
+        taken = lineage_move(t, kMachineCycles, key, now, random, target, trust_returns);
+        EXPECT_GE(target[0], now[0]);
         at = target[0];
         return at;
+    }
+    // The server stops cleanly: its counter stands exactly at `at`.
+    void stop() {
+        const std::uint64_t exact[1] = {at};
+        lineage_stop(t, kMachineCycles, exact);
     }
     Arc draw(std::uint64_t n) {
         const Arc a{at & (kHot - 1), n};
@@ -435,5 +443,72 @@ TEST(Lineage, AReturningIdentityMeetsItsFirstIdsOnlyAfterItsArcGoesRound) {
         } else {
             EXPECT_GE(met_least, 7);
         }
+    }
+}
+
+// A clean stop (reservations/stop.hpp) says where the counter stood, every
+// draw below it: the identity leaves its arc there, not at its reserved
+// mark, and a return continues there with no gap.
+TEST(Lineage, AnIdentityStoppedCleanlyContinuesExactlyWhereItStopped) {
+    Drive d;
+    d.reserved = kHot / 16;  // a Hot Guid refill's mark, ahead of the draws
+    d.move(1);
+    d.draw(1000);
+    const std::uint64_t x_stopped = d.at;
+    d.stop();
+    d.move(2);
+    EXPECT_EQ(d.t.stopped, 0u);  // the move consumed it
+    d.draw(5000);
+    d.stop();
+    const std::uint64_t back = d.move(1);
+    EXPECT_EQ(d.taken.rule, LineageRule::returning);
+    EXPECT_TRUE(d.taken.exact);
+    EXPECT_EQ(d.taken.left_at, x_stopped);
+    EXPECT_EQ((back - x_stopped) & (kHot - 1), 0u);
+    EXPECT_EQ(lineage_active_arc(d.t, kMachineCycles, 0, d.at), 1000u);  // its draws, nothing else
+    // A stop made void by a later record (something may have drawn past it):
+    // the mark and the gap again.
+    d.draw(700);
+    d.stop();
+    EXPECT_TRUE(lineage_unstop(d.t));
+    const std::uint64_t x_mark = d.at + d.reserved;
+    d.move(2);
+    const std::uint64_t y_back = d.at;
+    EXPECT_TRUE(d.taken.exact);  // 2 had stopped cleanly
+    d.draw(10);
+    d.move(1);
+    EXPECT_FALSE(d.taken.exact);
+    const std::uint64_t gap = (d.at - x_mark) & (kHot - 1);
+    EXPECT_GE(gap, kHot / 16);
+    EXPECT_LT(gap, kHot / 8);
+    EXPECT_NE(y_back, 0u);
+}
+
+// Clean switchovers back and forth: each identity's arc grows by its draws
+// alone, so its ids meet its first only once it has drawn a whole cycle
+// (the counter field's limit, moves or not), where gaps met them after 8
+// to 17 returns (AReturningIdentityMeetsItsFirstIdsOnlyAfterItsArcGoesRound).
+TEST(Lineage, CleanSwitchoversMeetAnIdentitysFirstIdsOnlyOnceItHasDrawnACycle) {
+    for (const std::uint64_t n : {std::uint64_t{1}, kHot / 64}) {
+        Drive d;
+        d.reserved = kHot / 16;
+        d.move(1);
+        const Arc first = d.draw(n);
+        int met = 1000;
+        for (int returns = 1; returns < 1000 && met == 1000; ++returns) {
+            d.stop();
+            d.move(2);
+            d.draw(n);
+            d.stop();
+            d.move(1);
+            ASSERT_TRUE(d.taken.exact);
+            const Arc now = d.draw(n);
+            ASSERT_EQ(lineage_active_arc(d.t, kMachineCycles, 0, d.at), std::min<std::uint64_t>(kHot, (returns + 1) * n));
+            if (overlap(first, now, kHot)) met = returns;
+        }
+        std::printf("[ figures  ] %llu drawn a leadership, clean stops: the first ids met after %d returns (1000: "
+                    "not within 1000)\n",
+                    static_cast<unsigned long long>(n), met);
+        EXPECT_EQ(met, n == 1 ? 1000 : 64);
     }
 }

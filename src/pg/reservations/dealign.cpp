@@ -149,8 +149,12 @@ void describe_lineage_move(const locality::LineageMoveTaken &taken, uint32 key, 
         snprintf(out, size, "%s %u the active one (a copy): a random distance off its own arc", what, key - 1);
         break;
     case locality::LineageRule::returning:
-        snprintf(out, size, "%s %u made ids in this history before: above where it left, at " UINT64_FORMAT, what,
-                 key - 1, static_cast<uint64>(taken.left_at));
+        if (taken.exact)
+            snprintf(out, size, "%s %u stopped cleanly in this history: where it stopped, at " UINT64_FORMAT, what,
+                     key - 1, static_cast<uint64>(taken.left_at));
+        else
+            snprintf(out, size, "%s %u made ids in this history before: above where it left, at " UINT64_FORMAT,
+                     what, key - 1, static_cast<uint64>(taken.left_at));
         break;
     case locality::LineageRule::returning_untrusted:
         snprintf(out, size, "%s %u made ids in a history this one may not know all of (not a standby's, or "

@@ -18,6 +18,11 @@ inline ReservedState snapshot(SharedCounters *s) {
     r.hot_guid = pg_atomic_read_u64(&s->hot_until.value);
     r.hot_seconds = pg_atomic_read_u64(&s->hot_seconds_until.value);
     for (uint32 i = 0; i < locality::kRunSlots; ++i) r.runs[i] = pg_atomic_read_u64(&s->run_until[i].value);
+    if (s->stop_closed) {  // the marks a clean stop closed (stop.hpp)
+        r.variable = s->stop_marks.variable;
+        r.explicit_sequential = s->stop_marks.explicit_sequential;
+        r.hot_guid = s->stop_marks.hot_guid;
+    }
     return r;
 }
 
@@ -30,6 +35,7 @@ inline ReservedState snapshot(SharedCounters *s) {
 // on its own and a stale one only sends a draw to the slow path, so the
 // marks need no order among themselves.
 inline void publish(SharedCounters *s, const ReservedState &r) {
+    s->stop_closed = false;  // r holds every mark: a closed one is open again
     pg_write_barrier();
     pg_atomic_write_u64(&s->variable_until.value, r.variable);
     pg_atomic_write_u64(&s->explicit_until.value, r.explicit_sequential);

@@ -30,6 +30,13 @@ bool same_marks(const ReservedState &a, const ReservedState &b) {
 }
 
 
+// Forgets a clean stop in either table of l; true if there was one.
+bool unstop(locality::Lineage *l) {
+    const bool node = locality::lineage_unstop(l->node);
+    const bool machine = locality::lineage_unstop(l->machine);
+    return node || machine;
+}
+
 }  // namespace
 
 void replay_reservation(SharedCounters *s, const ReservedState &logged, ReplayKind kind) {
@@ -40,6 +47,7 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, ReplayKi
     bool held_known = false;
     bool adopted_unreadable = false;
     locality::Lineage file_lineage{};  // without shared memory: the file's, kept when it is written
+    bool unstopped = false;  // a clean stop this record makes void
     // Without shared memory there is nothing that remembers the start:
     // every record that raises a mark must reach the file.
     bool replays_another = true;
@@ -48,6 +56,7 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, ReplayKi
         // so raising the counters to the marks starts the promoted server
         // past every logged reservation.
         LWLockAcquire(s->lock, LW_EXCLUSIVE);
+        unstopped = unstop(&s->lineage);
         if (release) lower_runs(s, release_floored(s, logged));
         pg_atomic_write_u32(&s->variable_start, logged.variable_start);
         raise_counter(&s->variable.value, logged.variable);
@@ -92,6 +101,7 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, ReplayKi
         // Without server-wide counters on this server: the file alone.
         const StateRead read = read_state_file(&next, &file_lineage);
         if (read != StateRead::ok) next = ReservedState{};
+        unstopped = unstop(&file_lineage);
         held = next;
         held_known = read == StateRead::ok;
         adopted_unreadable = read == StateRead::corrupt || read == StateRead::io_error;
@@ -126,8 +136,12 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, ReplayKi
     // the release, and leaving the glitch's marks there would undo it at
     // the next restart.
     const bool rewrote = s != nullptr && s->replay_wrote_file;
+    // A clean stop (stop.hpp) followed by a record of the counters: the
+    // server drew again (a restart, a stray end of its stop worker), so the
+    // stop no longer says where its identity left them. Kept void in the
+    // file before a restartpoint passes this record.
     const bool needs_write =
-        adopted_unreadable ||
+        adopted_unreadable || (unstopped && replays_another) ||
         (replays_another ? !held_known || !same_marks(next, held)
                          : held_known && (rises_above(next, held) ||
                                           ((release || release_hot) && rewrote && !same_marks(next, held))));

@@ -60,11 +60,16 @@ TimeLineID current_timeline() {
 // file could not be written; nothing is published then.
 bool extend_reservation(SharedCounters *s, const locality::Draw &d) {
     ReservedState next = snapshot(s);
+    // Never below the mark: a draw reaches the slow path below it too, when
+    // a clean stop closed the marks (stop.hpp), from a block of Locality
+    // draws a backend took long before.
     switch (d.counter) {
-        case locality::Counter::variable: next.variable = d.position + kReserve; break;
-        case locality::Counter::explicit_sequential: next.explicit_sequential = d.position + kReserve; break;
-        case locality::Counter::hot_guid: next.hot_guid = d.position + kHotReserve; break;
-        case locality::Counter::hot_second: next.hot_seconds = d.position + kHotSecondsAhead; break;
+        case locality::Counter::variable: next.variable = Max(next.variable, d.position + kReserve); break;
+        case locality::Counter::explicit_sequential:
+            next.explicit_sequential = Max(next.explicit_sequential, d.position + kReserve);
+            break;
+        case locality::Counter::hot_guid: next.hot_guid = Max(next.hot_guid, d.position + kHotReserve); break;
+        case locality::Counter::hot_second: next.hot_seconds = Max(next.hot_seconds, d.position + kHotSecondsAhead); break;
         case locality::Counter::run: {
             next.runs[d.slot] = ((static_cast<uint64>(d.window) + 1) << 32) |
                                 Min(d.position + kReserve, static_cast<uint64>(locality::kRunIds));

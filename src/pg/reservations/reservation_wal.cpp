@@ -142,6 +142,11 @@ void log_lineage(const locality::Lineage &lineage) {
     XLogRegisterData(reinterpret_cast<char *>(const_cast<locality::Lineage *>(&lineage)), sizeof lineage);
     (void) XLogInsert(static_cast<RmgrId>(setting_wal_rmgr_id), kXlogLineage);  // flushed with the refill's record
 }
+void log_lineage_flushed(const locality::Lineage &lineage) {
+    XLogBeginInsert();
+    XLogRegisterData(reinterpret_cast<char *>(const_cast<locality::Lineage *>(&lineage)), sizeof lineage);
+    XLogFlush(XLogInsert(static_cast<RmgrId>(setting_wal_rmgr_id), kXlogLineage));
+}
 void log_release(const ReservedState &marks) { log_marks(marks, kXlogRelease); }
 void log_hot_release(const ReservedState &marks) { log_marks(marks, kXlogReleaseHot); }
 
@@ -150,6 +155,7 @@ void log_hot_release(const ReservedState &marks) { log_marks(marks, kXlogRelease
 void register_reservation_wal() {}
 void log_reservation(const ReservedState &) {}
 void log_lineage(const locality::Lineage &) {}
+void log_lineage_flushed(const locality::Lineage &) {}
 void log_release(const ReservedState &) {}
 void log_hot_release(const ReservedState &) {}
 

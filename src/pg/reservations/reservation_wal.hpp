@@ -25,6 +25,8 @@ void log_reservation(const ReservedState &marks);
 // A record of the lineage (lineage.hpp), inserted before a refill's record
 // (whose flush makes both durable). Does nothing before PostgreSQL 15.
 void log_lineage(const locality::Lineage &lineage);
+// The same, flushed at once: a clean stop's (stop.hpp), which no refill follows.
+void log_lineage_flushed(const locality::Lineage &lineage);
 
 // The same for marks after run slots were released (release_runs.hpp):
 // replay lowers those runs instead of only raising marks.

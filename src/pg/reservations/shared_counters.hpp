@@ -113,6 +113,13 @@ struct SharedCounters {
     // and not yet in WAL: the next refill logs it before its marks.
     locality::Lineage lineage;
     bool lineage_unlogged;
+    // A clean stop (stop.hpp) closed the variable, given-time and Hot Guid
+    // marks (0 in shared memory, so any later draw takes the lock and logs
+    // a refill, which makes the stop void on every server that replays it);
+    // their values meanwhile, which snapshot() reads. The next publish()
+    // opens them again. Under the lock.
+    bool stop_closed;
+    ReservedState stop_marks;
     // How the last drawn move went by the lineage, for its log line ("" if
     // the move applied was not drawn by this lifetime).
     char move_lineage[256];

@@ -203,6 +203,8 @@ void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fres
     s->file_at_start_known = false;
     s->lineage = locality::Lineage{};  // the file's, read below
     s->lineage_unlogged = false;
+    s->stop_closed = false;
+    s->stop_marks = ReservedState{};
     s->move_lineage[0] = '\0';
     for (Line *l : {&s->variable, &s->explicit_sequential, &s->hot_draws, &s->hot_second, &s->hot_opened,
                     &s->variable_until, &s->explicit_until, &s->hot_until, &s->hot_seconds_until})

@@ -27,6 +27,8 @@ namespace {
 //   end
 //   lineage node 3 5 E0 E1 A0 A1  (lineage.hpp) active key, clock, where it entered, its arc then
 //   slot node 3 5 L0 S0 L1 S1     an identity: key, last active, where it left and its arc, per counter
+//                                 (" exact" after them: where it stopped cleanly)
+//   stopped node T0 T1            the active identity stopped cleanly there (a standby's, replayed)
 //   lineage machine ...
 //   slot machine ...
 //   lineage end
@@ -56,8 +58,12 @@ int format_table(const char *name, const locality::LineageTable &t, char *buf, s
     for (const locality::LineageSlot &slot : t.slots)
         if (slot.key != 0)
             n += snprintf(buf + n, size - n,
-                          "slot %s %" PRIu32 " %" PRIu32 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", name,
-                          slot.key, slot.used, slot.last[0], slot.span[0], slot.last[1], slot.span[1]);
+                          "slot %s %" PRIu32 " %" PRIu32 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "%s\n", name,
+                          slot.key, slot.used, slot.last[0], slot.span[0], slot.last[1], slot.span[1],
+                          slot.exact != 0 ? " exact" : "");
+    if (t.stopped != 0)
+        n += snprintf(buf + n, size - n, "stopped %s %" PRIu64 " %" PRIu64 "\n", name, t.stopped_at[0],
+                      t.stopped_at[1]);
     return n;
 }
 
@@ -86,8 +92,9 @@ bool parse_lineage_line(const char *line, locality::Lineage *l, int *slots_seen)
         t->arc_at_entry[1] = v[3];
         return true;
     }
-    if (sscanf(line, "slot %15s %" SCNu32 " %" SCNu32 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64, name, &a, &b,
-               &v[0], &v[1], &v[2], &v[3]) == 7) {
+    int consumed = 0;
+    if (sscanf(line, "slot %15s %" SCNu32 " %" SCNu32 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 "%n", name, &a,
+               &b, &v[0], &v[1], &v[2], &v[3], &consumed) == 7) {
         const bool node = strcmp(name, "node") == 0;
         t = node ? &l->node : strcmp(name, "machine") == 0 ? &l->machine : nullptr;
         int &seen = slots_seen[node ? 0 : 1];
@@ -99,6 +106,15 @@ bool parse_lineage_line(const char *line, locality::Lineage *l, int *slots_seen)
         slot.span[0] = v[1];
         slot.last[1] = v[2];
         slot.span[1] = v[3];
+        slot.exact = strncmp(line + consumed, " exact", 6) == 0 ? 1 : 0;
+        return true;
+    }
+    if (sscanf(line, "stopped %15s %" SCNu64 " %" SCNu64, name, &v[0], &v[1]) == 3) {
+        t = strcmp(name, "node") == 0 ? &l->node : strcmp(name, "machine") == 0 ? &l->machine : nullptr;
+        if (t == nullptr) return false;
+        t->stopped = 1;
+        t->stopped_at[0] = v[0];
+        t->stopped_at[1] = v[1];
         return true;
     }
     return false;
