@@ -70,6 +70,11 @@ struct LineageTable {
 struct Lineage {
     LineageTable node;     // counters 0: variable draws (cycle 2^32), 1: given-time draws (2^31)
     LineageTable machine;  // counter 0: Hot Guid draws (2^24)
+    // Where the record of a clean stop (either table's `stopped`) begins in
+    // the WAL of the server that replayed it (0: not known, as on the
+    // primary that logged it): the glue confirms the stop from there
+    // before a move takes it as exact (src/pg/reservations/stop.hpp).
+    std::uint64_t stop_record;
 };
 
 // Each table's counters: how many, and each one's cycle (a power of two).

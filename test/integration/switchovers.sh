@@ -4,10 +4,13 @@
 # (host files, as a Patroni pair has them), their clocks held at one
 # instant. Each leadership makes a side of ids of every kind (lib/sides.sh)
 # and SWITCHOVERS_HOT given-time Hot Guids more; then the leader stops
-# (fast: its standby receives everything; in round SWITCHOVERS_IMMEDIATE,
-# immediate, after its stop worker was ended by hand and logged a stop,
-# and 1,000 ids more: a crash as far as the lineage knows), the standby is
-# promoted, and the old leader rejoins as its standby through pg_rewind -R.
+# (fast: its standby receives everything), the standby is promoted, and the
+# old leader rejoins as its standby through pg_rewind -R. In two rounds
+# the leader's worker "locality_uuid stop" is ended by hand first, and
+# 1,000 ids are made after the stop it logs: in round SWITCHOVERS_VOIDED
+# the standby receives them (their record makes the stop void), in round
+# SWITCHOVERS_IMMEDIATE it does not (its WAL receiver turned off), and the
+# leader stops -m immediate.
 #
 # Every promotion moves the counters. Before the lineage (lineage.hpp)
 # each move skipped a random quarter to three quarters of each cycle, and
@@ -15,15 +18,17 @@
 # where it drew before, and its given-time Hot Guids (2^24 draws a second)
 # repeated. Now a member that made ids in this history before continues
 # where its node value and machine bytes left the counters: exactly where
-# it stopped after a clean stop (the worker "locality_uuid stop" logs the
-# counters in WAL: reservations/stop.hpp), 2^20 to 2^21 (a sixteenth to an
-# eighth of the cycle) above its reserved mark after a crash. Checked: 0
+# it stopped after a clean stop (the worker logs the counters in WAL at
+# shutdown, reservations/stop.hpp), 2^20 to 2^21 (a sixteenth to an
+# eighth of the cycle) above its reserved marks otherwise. Checked: 0
 # repeats among all leaderships of all kinds (pid field masked); each
-# clean stop's LOG line gives the Hot Guid draw after the leadership's last
+# stop's LOG line gives the Hot Guid draw after the leadership's last
 # given-time Hot Guid (the ids' own counter field); every promotion after
-# the first says, at LOG, that it went by the lineage: the returns after a
-# clean stop land exactly where the member stopped, the one after the
-# immediate stop 2^20 to 2^21 above where it left.
+# the first says, at LOG, that it went by the lineage: exactly where the
+# member stopped (gap 0), but for the returns after the two rounds above,
+# 2^20 to 2^21 above its marks (fails without the worker, without the
+# stop closing the marks, and without the check of the WAL after a stop);
+# and a refill after a stop never lowers the file's mark.
 #
 # Needs PostgreSQL 15+ (the lineage travels in WAL records of a custom
 # resource manager); before it, says so and checks nothing.
@@ -39,7 +44,8 @@ start_work locality-switchovers
 IDS=${SWITCHOVERS_IDS:-20000}
 HOT=${SWITCHOVERS_HOT:-400000}
 ROUNDS=${SWITCHOVERS_ROUNDS:-10}
-IMMEDIATE=${SWITCHOVERS_IMMEDIATE:-5}  # the round whose leader stops -m immediate (below ROUNDS: it returns)
+VOIDED=${SWITCHOVERS_VOIDED:-3}        # a stop made void by ids after it, on the standby too
+IMMEDIATE=${SWITCHOVERS_IMMEDIATE:-5}  # a stop whose voiding record the standby never gets, then -m immediate
 . "$ROOT/test/integration/lib/sides.sh"
 
 make_host ha "locality_uuid.node_id = 7101" "locality_uuid.machine_name = 'pair-a'"
@@ -83,17 +89,34 @@ leader=a standby=b
 start=$SECONDS
 for round in $(seq 1 "$ROUNDS"); do
   lead "$leader" "$round"
-  if [ "$round" = "$IMMEDIATE" ]; then
+  if [ "$round" = "$VOIDED" ] || [ "$round" = "$IMMEDIATE" ]; then
     # The stop worker ended by hand while the server goes on: it records a
-    # stop, and 1,000 given-time Hot Guids then come after it, below the
-    # reserved mark. They must make the stop void (the first draw finds the
-    # marks closed and logs a refill), or the return after the immediate
-    # stop below would continue at the stop, onto them.
+    # stop (its LOG line once the counters were quiet for 100 ms), and
+    # 1,000 given-time Hot Guids then come after it, below the reserved
+    # mark. The first of them finds the marks closed and logs a record that
+    # makes the stop void. Round VOIDED: the standby gets that record (the
+    # fast stop sends it); without the closing, the return would continue
+    # at the stop. Round IMMEDIATE: the standby has the stop but never that
+    # record (its WAL receiver turned off first), and the leader stops
+    # -m immediate: the promoted standby finds no shutdown checkpoint after
+    # the stop in its WAL, and must not take it as exact.
     q "$leader" -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'locality_uuid stop'" >/dev/null
     for _ in $(seq 1 100); do
       [ "$(grep -c 'locality_uuid: counters stopped cleanly' "$WORK/$leader.log")" -gt "$(((round - 1) / 2))" ] && break
       sleep 0.1
     done
+    if [ "$round" = "$IMMEDIATE" ]; then
+      flushed=$(q "$leader" -c "SELECT pg_current_wal_flush_lsn()")
+      for _ in $(seq 1 300); do
+        [ "$(q "$standby" -c "SELECT pg_last_wal_replay_lsn() >= '$flushed'")" = t ] && break
+        sleep 0.1
+      done
+      q "$standby" -c "ALTER SYSTEM SET primary_conninfo = ''" -c "SELECT pg_reload_conf()" >/dev/null
+      for _ in $(seq 1 300); do
+        [ "$(q "$standby" -c "SELECT count(*) FROM pg_stat_wal_receiver")" = 0 ] && break
+        sleep 0.1
+      done
+    fi
     q "$leader" -c "COPY (SELECT encode(set_byte(set_byte(uuid_send(hot_guid(7, $FIXED)), 6, 0), 8, 0), 'hex')
                           FROM generate_series(1, 1000)) TO STDOUT" >"$WORK/ids/r$round.hot_after"
   fi
@@ -137,7 +160,7 @@ for node in a b; do
   done
   [ "${#at[@]}" = "$i" ] || wrong_stops+=" $node: ${#at[@]} stop lines for $i clean stops"
 done
-check "$stops stops logged (one by the worker ended by hand), each at the draw after its leadership's last Hot Guid${wrong_stops:+: wrong:$wrong_stops}" \
+check "$stops stops logged (two by the worker ended by hand), each at the draw after its leadership's last Hot Guid${wrong_stops:+: wrong:$wrong_stops}" \
   "[ $stops -gt 0 ] && [ -z \"$wrong_stops\" ]"
 
 # The moves: each promotion's LOG line, and after the first two, the
@@ -162,8 +185,8 @@ for node in a b; do
   done < <(awk '/LOG:  locality_uuid: counters moved: / { m = $0; getline d; print m "|" (d ~ /DETAIL:  By the lineage: / ? d : "") }' "$WORK/$node.log")
 done
 want_gapped=0
-[ "$IMMEDIATE" -ge 1 ] && [ "$IMMEDIATE" -lt "$ROUNDS" ] && want_gapped=1
-check "$moves moves logged, by the lineage to a member's own place: $exact where it stopped cleanly (gap 0), $gapped after the immediate stop (2^20 to 2^21 above its mark)${wrong:+: wrong:$wrong}" \
+for r in "$VOIDED" "$IMMEDIATE"; do [ "$r" -ge 1 ] && [ "$r" -lt "$ROUNDS" ] && want_gapped=$((want_gapped + 1)); done
+check "$moves moves logged, by the lineage to a member's own place: $exact where it stopped cleanly (gap 0), $gapped after rounds $VOIDED and $IMMEDIATE (2^20 to 2^21 above its marks)${wrong:+: wrong:$wrong}" \
   "[ $moves = $ROUNDS ] && [ $exact = $((ROUNDS - 1 - want_gapped)) ] && [ $gapped = $want_gapped ] && [ -z \"$wrong\" ]"
 
 # A stop closes the marks, so that a draw after it takes the slow path

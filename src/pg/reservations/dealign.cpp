@@ -13,6 +13,7 @@
 // No server-wide id is made before step 3's file write: the moved marks
 // equal the counters, so every first draw refills (file, then WAL).
 #include "reservations/dealign.hpp"
+#include "reservations/stop.hpp"
 
 #include <cerrno>
 #include <cstdlib>
@@ -133,6 +134,11 @@ void rebind_lineage(SharedCounters *s, const Binding *known_now = nullptr) {
     if (node_key == s->lineage.node.active && machine_key == s->lineage.machine.active) return;
     uint64 node[locality::kLineageCounters], machine[locality::kLineageCounters] = {};
     lineage_positions(s, node, machine);
+    // A replayed clean stop is taken only by a move that confirmed it
+    // (draw_target): here the identity leaves at its marks.
+    locality::lineage_unstop(s->lineage.node);
+    locality::lineage_unstop(s->lineage.machine);
+    s->lineage.stop_record = 0;
     locality::lineage_rebind(s->lineage.node, locality::kNodeCycles, node_key, node);
     locality::lineage_rebind(s->lineage.machine, locality::kMachineCycles, machine_key, machine);
     s->lineage_unlogged = true;
@@ -187,6 +193,15 @@ MoveTarget draw_target(SharedCounters *s, const FreshCounters &fresh, uint32 ori
     // Before PostgreSQL 15 the lineage reaches a standby only in the state
     // file of its base backup: too old to place a returning identity by.
     const bool trust_returns = PG_VERSION_NUM >= 150000 && returns_trusted;
+    // A clean stop the lineage holds (replayed): exact only if confirmed by
+    // the WAL after it (stop.hpp); else the identity leaves at its marks.
+    if (s->lineage.node.stopped != 0 || s->lineage.machine.stopped != 0) {
+        if (!trust_returns || !stop_confirmed(s->lineage.stop_record)) {
+            locality::lineage_unstop(s->lineage.node);
+            locality::lineage_unstop(s->lineage.machine);
+        }
+        s->lineage.stop_record = 0;
+    }
     uint64 node_target[locality::kLineageCounters], machine_target[locality::kLineageCounters] = {};
     const locality::LineageMoveTaken node_taken = locality::lineage_move(
         s->lineage.node, locality::kNodeCycles, node_key, node, node_random, node_target, trust_returns);

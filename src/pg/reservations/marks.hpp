@@ -26,6 +26,12 @@ inline ReservedState snapshot(SharedCounters *s) {
     return r;
 }
 
+// The Hot Guid draw mark, closed or not (the caller holds the lock, or
+// nothing generates).
+inline uint64 hot_guid_mark(SharedCounters *s) {
+    return s->stop_closed ? s->stop_marks.hot_guid : pg_atomic_read_u64(&s->hot_until.value);
+}
+
 // The marks of r in shared memory; the caller holds the lock, whose release
 // makes them visible in order to the next holder. A draw reads a mark
 // without the lock (reservation.hpp, covered()): the barrier keeps every

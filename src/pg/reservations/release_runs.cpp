@@ -182,7 +182,7 @@ void pull_back_hot_second(SharedCounters *s) {
     const uint64 now = static_cast<uint64>(locality::wall_clock_millis() / 1000);
     if (newest < bound || newest <= now) return;
     const uint64 second = Max(bound - 1, now);
-    const uint64 hot_mark = pg_atomic_read_u64(&s->hot_until.value);
+    const uint64 hot_mark = hot_guid_mark(s);
     raise_counter(&s->hot_draws.value, hot_mark);
     const uint64 full_from = hot_mark - locality::kHotIdsPerSecond;
     pg_atomic_write_u64(&s->hot_opened.value, full_from);

@@ -34,6 +34,7 @@ bool same_marks(const ReservedState &a, const ReservedState &b) {
 bool unstop(locality::Lineage *l) {
     const bool node = locality::lineage_unstop(l->node);
     const bool machine = locality::lineage_unstop(l->machine);
+    l->stop_record = 0;
     return node || machine;
 }
 
@@ -187,7 +188,11 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, ReplayKi
                             "writable, and start the server again.")));
 }
 
-void replay_lineage(SharedCounters *s, const locality::Lineage &logged) {
+void replay_lineage(SharedCounters *s, const locality::Lineage &given, uint64 record_start) {
+    // A clean stop's record: where it begins, to confirm it from there at a
+    // promotion (stop.hpp).
+    locality::Lineage logged = given;
+    logged.stop_record = logged.node.stopped != 0 || logged.machine.stopped != 0 ? record_start : 0;
     if (s == nullptr) {
         // Without server-wide counters on this server: the file alone.
         ReservedState marks;

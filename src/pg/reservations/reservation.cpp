@@ -54,12 +54,36 @@ TimeLineID current_timeline() {
 }
 
 
+// Whether d, of a counter a clean stop closes, lies below its mark in m
+// less half a reservation (the margin of the fast path).
+bool below_closed_mark(const ReservedState &m, const locality::Draw &d) {
+    const uint64 margin = reservation_of(d) / 2;
+    switch (d.counter) {
+        case locality::Counter::variable: return d.position + margin < m.variable;
+        case locality::Counter::explicit_sequential: return d.position + margin < m.explicit_sequential;
+        case locality::Counter::hot_guid: return d.position + margin < m.hot_guid;
+        default: return false;
+    }
+}
+
 // Raises d's mark to d + its reservation: the file first, then the WAL
 // record (flushed), then shared memory (the order reservation.hpp's
 // invariant rests on). The caller holds the lock. False (errno saved) if the
 // file could not be written; nothing is published then.
 bool extend_reservation(SharedCounters *s, const locality::Draw &d) {
     ReservedState next = snapshot(s);
+    if (s->stop_closed && below_closed_mark(next, d)) {
+        // A draw well below the marks a clean stop closed (stop.hpp), which
+        // the file holds: a record of them (after the lineage, without the
+        // stop) opens them again, without a write a failing disk would
+        // refuse.
+        stamp_cluster(&next);
+        log_lineage(s->lineage);
+        s->lineage_unlogged = false;
+        log_reservation(next);
+        publish(s, next);
+        return true;
+    }
     // Never below the mark: a draw reaches the slow path below it too, when
     // a clean stop closed the marks (stop.hpp), from a block of Locality
     // draws a backend took long before.

@@ -65,7 +65,7 @@ ReservedState record_marks(XLogReaderState *record) {
 
 void reservation_redo(XLogReaderState *record) {
     if (is_lineage(record)) {
-        replay_lineage(shared_counters(), record_lineage(record));
+        replay_lineage(shared_counters(), record_lineage(record), record->ReadRecPtr);
         return;
     }
     // Replay cannot skip a record it does not know, as PostgreSQL's own

@@ -79,7 +79,7 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, ReplayKi
 // is linear: the newest record knows every identity before it), and
 // written to the file by a server that replays another's WAL (crash
 // recovery of its own finds it there already).
-void replay_lineage(SharedCounters *s, const locality::Lineage &logged);
+void replay_lineage(SharedCounters *s, const locality::Lineage &logged, uint64 record_start);
 
 // The end of recovery: Hot Guids of the current second (or of a later
 // reserved one) may have been made by the server whose WAL was replayed;

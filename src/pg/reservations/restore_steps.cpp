@@ -44,7 +44,7 @@ void raise_counter(pg_atomic_uint64 *cell, uint64 floor) {
 // the draw mark, so ids wait for the next second (and a clock behind it
 // gets error 54000 until it catches up).
 void close_hot_seconds(SharedCounters *s) {
-    const uint64 hot_mark = pg_atomic_read_u64(&s->hot_until.value);
+    const uint64 hot_mark = hot_guid_mark(s);
     const uint64 reserved = pg_atomic_read_u64(&s->hot_seconds_until.value);  // seconds below it
     const uint64 now = static_cast<uint64>(locality::wall_clock_millis() / 1000);
     const uint64 newest = reserved > now + 1 ? reserved - 1 : now;
@@ -62,7 +62,7 @@ void close_hot_seconds(SharedCounters *s) {
 // Opens `second` (reserved: below `reserved_until`, on disk) with a window
 // that starts at the draw mark, for Hot Guids while the clock is behind it.
 void open_hot_second(SharedCounters *s, uint64 second, uint64 reserved_until) {
-    const uint64 first = pg_atomic_read_u64(&s->hot_until.value);
+    const uint64 first = hot_guid_mark(s);
     pg_atomic_write_u64(&s->hot_seconds_until.value, reserved_until);
     pg_atomic_write_u64(&s->hot_opened.value, first);
     pg_atomic_write_u64(&s->hot_second.value, ((second + 1) << 32) | static_cast<uint32>(first));

@@ -29,6 +29,7 @@ namespace {
 //   slot node 3 5 L0 S0 L1 S1     an identity: key, last active, where it left and its arc, per counter
 //                                 (" exact" after them: where it stopped cleanly)
 //   stopped node T0 T1            the active identity stopped cleanly there (a standby's, replayed)
+//   stop_record 123456            where that stop's WAL record begins
 //   lineage machine ...
 //   slot machine ...
 //   lineage end
@@ -70,6 +71,7 @@ int format_table(const char *name, const locality::LineageTable &t, char *buf, s
 int format_lineage(const locality::Lineage &l, char *buf, size_t size) {
     int n = format_table("node", l.node, buf, size);
     n += format_table("machine", l.machine, buf + n, size - n);
+    if (l.stop_record != 0) n += snprintf(buf + n, size - n, "stop_record %" PRIu64 "\n", l.stop_record);
     n += snprintf(buf + n, size - n, "lineage end\n");
     return n;
 }
@@ -107,6 +109,10 @@ bool parse_lineage_line(const char *line, locality::Lineage *l, int *slots_seen)
         slot.last[1] = v[2];
         slot.span[1] = v[3];
         slot.exact = strncmp(line + consumed, " exact", 6) == 0 ? 1 : 0;
+        return true;
+    }
+    if (sscanf(line, "stop_record %" SCNu64, &v[0]) == 1) {
+        l->stop_record = v[0];
         return true;
     }
     if (sscanf(line, "stopped %15s %" SCNu64 " %" SCNu64, name, &v[0], &v[1]) == 3) {

@@ -1,20 +1,32 @@
 #include "reservations/stop.hpp"
 
-#include <csignal>
+#include <cstring>
 
 extern "C" {
 #include "access/xlog.h"
 #include "miscadmin.h"
 #include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"  // SignalHandlerForShutdownRequest
 #include "storage/ipc.h"
 #include "storage/latch.h"
-#include "utils/wait_event.h"
+#if PG_VERSION_NUM >= 150000
+#include "access/xlog_internal.h"
+#include "access/xlogreader.h"
+#include "access/xlogutils.h"
+#include "catalog/pg_control.h"
+#endif
+#if PG_VERSION_NUM >= 140000
+#include "utils/wait_event.h"  // PG_WAIT_EXTENSION (in pgstat.h before 14)
+#else
+#include "pgstat.h"
+#endif
 }
 
 #include "lineage.hpp"
 #include "reservations/marks.hpp"
 #include "reservations/reservation_wal.hpp"
 #include "reservations/shared_counters.hpp"
+#include "settings.hpp"
 
 namespace locality_pg {
 
@@ -40,32 +52,88 @@ bool stop_counters(uint64 *node, uint64 *machine) {
     node[1] = pg_atomic_read_u64(&s->explicit_sequential.value);
     machine[0] = pg_atomic_read_u64(&s->hot_draws.value);
     machine[1] = 0;
-    locality::lineage_stop(s->lineage.node, locality::kNodeCycles, node);
-    locality::lineage_stop(s->lineage.machine, locality::kMachineCycles, machine);
+    // The stop goes into a copy, logged: the shared lineage never holds it,
+    // so nothing written later (the file, a record) carries it by mistake,
+    // even if logging fails here.
+    locality::Lineage stopped = s->lineage;
+    locality::lineage_stop(stopped.node, locality::kNodeCycles, node);
+    locality::lineage_stop(stopped.machine, locality::kMachineCycles, machine);
     // Flushed before the shutdown checkpoint, which the walsenders send
     // after it: a standby that has the checkpoint has the stop.
-    log_lineage_flushed(s->lineage);
-    // Here the stop holds only for the record: a later draw's refill logs
-    // the lineage without it.
-    locality::lineage_unstop(s->lineage.node);
-    locality::lineage_unstop(s->lineage.machine);
+    log_lineage_flushed(stopped);
+    // A later draw's refill logs the lineage without the stop.
     s->lineage_unlogged = true;
     LWLockRelease(s->lock);
     return true;
 }
 
-namespace {
-
-volatile sig_atomic_t stop_requested = 0;
-
-void request_stop(int) {
-    const int saved_errno = errno;
-    stop_requested = 1;
-    SetLatch(MyLatch);
-    errno = saved_errno;
+bool stop_still_closed() {
+    SharedCounters *s = shared_counters();
+    if (s == nullptr) return false;
+    LWLockAcquire(s->lock, LW_SHARED);
+    const bool closed = s->stop_closed;
+    LWLockRelease(s->lock);
+    return closed;
 }
 
-}  // namespace
+bool stop_confirmed(uint64 stop_record) {
+#if PG_VERSION_NUM >= 150000
+    if (stop_record == 0 || RecoveryInProgress()) return false;
+    ReadLocalXLogPageNoWaitPrivate *end = static_cast<ReadLocalXLogPageNoWaitPrivate *>(
+        palloc0(sizeof(ReadLocalXLogPageNoWaitPrivate)));
+    XLogReaderRoutine routine{};
+    routine.page_read = read_local_xlog_page_no_wait;
+    routine.segment_open = wal_segment_open;
+    routine.segment_close = wal_segment_close;
+    XLogReaderState *volatile reader = XLogReaderAllocate(wal_segment_size, nullptr, &routine, end);
+    if (reader == nullptr) return false;
+    volatile bool confirmed = false;
+    const MemoryContext context = CurrentMemoryContext;
+    PG_TRY();
+    {
+        XLogBeginRead(reader, static_cast<XLogRecPtr>(stop_record));
+        // The stop's record, then whatever its server wrote until its
+        // shutdown checkpoint (other records of the shutdown, an online
+        // checkpoint finishing): bounded, as a few records are expected.
+        for (int n = 0; n < 10000; ++n) {
+            char *error = nullptr;
+            if (XLogReadRecord(reader, &error) == nullptr) break;  // the end of what reached this server
+            const RmgrId rmid = XLogRecGetRmid(reader);
+            const uint8 info = XLogRecGetInfo(reader) & ~XLR_INFO_MASK;
+            if (rmid == static_cast<RmgrId>(setting_wal_rmgr_id)) {
+                if (n == 0) continue;  // the stop itself
+                break;                 // the counters changed after it: not a stop any more
+            }
+            if (n == 0) break;  // not the stop's record
+            if (rmid == RM_XLOG_ID && info == XLOG_CHECKPOINT_SHUTDOWN) {
+                CheckPoint checkpoint;
+                std::memcpy(&checkpoint, XLogRecGetData(reader), sizeof checkpoint);
+                // The stopped server's own (its timeline), not the end of
+                // this one's recovery.
+                confirmed = checkpoint.ThisTimeLineID == checkpoint.PrevTimeLineID &&
+                            checkpoint.ThisTimeLineID != GetWALInsertionTimeLine();
+                break;
+            }
+            if (rmid == RM_XLOG_ID && info == XLOG_END_OF_RECOVERY) break;  // this server's timeline begins
+        }
+    }
+    PG_CATCH();
+    {
+        // WAL that cannot be read (removed, damaged): not confirmed, the
+        // move takes the gap.
+        MemoryContextSwitchTo(context);
+        FlushErrorState();
+        confirmed = false;
+    }
+    PG_END_TRY();
+    XLogReaderFree(reader);
+    pfree(end);
+    return confirmed;
+#else
+    (void) stop_record;
+    return false;
+#endif
+}
 
 void register_stop_worker() {
 #if PG_VERSION_NUM >= 150000
@@ -94,16 +162,31 @@ void register_stop_worker() {
 // with 0 (not started again: also after pg_terminate_backend, until the
 // next start, when clean stops then leave the gap of a crash).
 void locality_uuid_stop_main(Datum) {
-    pqsignal(SIGTERM, locality_pg::request_stop);
+    pqsignal(SIGTERM, SignalHandlerForShutdownRequest);
     BackgroundWorkerUnblockSignals();
     BackgroundWorkerInitializeConnection(nullptr, nullptr, 0);
-    while (locality_pg::stop_requested == 0) {
+    while (!ShutdownRequestPending) {
         (void) WaitLatch(MyLatch, WL_LATCH_SET | WL_EXIT_ON_PM_DEATH, -1L, PG_WAIT_EXTENSION);
         ResetLatch(MyLatch);
         CHECK_FOR_INTERRUPTS();
     }
+    // A draw after the stop (a client the shutdown has not ended yet) opens
+    // the marks again with a refill: stopped again after it, until the
+    // counters have been quiet for 100 ms (at most 5 s: the postmaster
+    // waits for this worker before its shutdown checkpoint).
     uint64 node[2], machine[2];
-    if (locality_pg::stop_counters(node, machine))
+    bool stopped = locality_pg::stop_counters(node, machine);
+    for (int waited = 0, quiet = 0; stopped && quiet < 10 && waited < 500; ++waited) {
+        (void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 10L, PG_WAIT_EXTENSION);
+        ResetLatch(MyLatch);
+        if (locality_pg::stop_still_closed()) {
+            ++quiet;
+            continue;
+        }
+        quiet = 0;
+        stopped = locality_pg::stop_counters(node, machine);
+    }
+    if (stopped)
         ereport(LOG, (errmsg("locality_uuid: counters stopped cleanly at variable " UINT64_FORMAT
                              ", given-time " UINT64_FORMAT ", Hot Guid " UINT64_FORMAT,
                              node[0], node[1], machine[0]),

@@ -16,7 +16,11 @@
 // draw, or it reads the closed mark and takes the slow path, whose refill
 // logs the lineage without the stop before its own record; every server
 // replaying that WAL makes the stop void (replay.cpp). (Blocks of 256
-// Locality draws a backend took before are below the counters read.)
+// Locality draws a backend took before are below the counters read.) As
+// that refill may be lost with a crash, a promoted standby takes the stop
+// as exact only once it finds, in its WAL, the stopped server's shutdown
+// checkpoint after it with nothing of the counters between
+// (stop_confirmed).
 #pragma once
 
 #include "pg_boundary.hpp"
@@ -30,6 +34,18 @@ void register_stop_worker();
 // The stop: false (and nothing logged) if the counters are not in a state
 // whose positions mean anything (unavailable, a move pending, in recovery).
 bool stop_counters(uint64 *node, uint64 *machine);
+
+// Whether the marks a stop closed are still closed (no draw since).
+bool stop_still_closed();
+
+// Whether the stop whose record begins at stop_record (Lineage's, as this
+// server replayed it) held: the record is followed, in the WAL that
+// reached this server, by its server's shutdown checkpoint and no record
+// of the counters before it. A stop whose later records were lost (the
+// server crashed after a draw reopened its marks, the standby promoted
+// before it had everything) is not, and the move takes the gap of a crash.
+// In a backend after recovery; false on any error reading WAL.
+bool stop_confirmed(uint64 stop_record);
 
 }  // namespace locality_pg
 
