@@ -119,6 +119,12 @@ for round in $(seq 1 "$ROUNDS"); do
     fi
     q "$leader" -c "COPY (SELECT encode(set_byte(set_byte(uuid_send(hot_guid(7, $FIXED)), 6, 0), 8, 0), 'hex')
                           FROM generate_series(1, 1000)) TO STDOUT" >"$WORK/ids/r$round.hot_after"
+    if [ "$round" = "$IMMEDIATE" ]; then
+      receivers=$(q "$standby" -c "SELECT count(*) FROM pg_stat_wal_receiver")
+      behind=$(q "$standby" -c "SELECT pg_last_wal_replay_lsn() < '$(q "$leader" -c "SELECT pg_current_wal_flush_lsn()")'")
+      check "round $round: the standby has the stop ($flushed) but not the record after it (WAL receivers $receivers, replay behind the leader: $behind)" \
+        "[ $receivers = 0 ] && [ $behind = t ]"
+    fi
   fi
   mode=fast
   [ "$round" = "$IMMEDIATE" ] && mode=immediate

@@ -136,9 +136,7 @@ void rebind_lineage(SharedCounters *s, const Binding *known_now = nullptr) {
     lineage_positions(s, node, machine);
     // A replayed clean stop is taken only by a move that confirmed it
     // (draw_target): here the identity leaves at its marks.
-    locality::lineage_unstop(s->lineage.node);
-    locality::lineage_unstop(s->lineage.machine);
-    s->lineage.stop_record = 0;
+    forget_stop(&s->lineage);
     locality::lineage_rebind(s->lineage.node, locality::kNodeCycles, node_key, node);
     locality::lineage_rebind(s->lineage.machine, locality::kMachineCycles, machine_key, machine);
     s->lineage_unlogged = true;
@@ -196,10 +194,7 @@ MoveTarget draw_target(SharedCounters *s, const FreshCounters &fresh, uint32 ori
     // A clean stop the lineage holds (replayed): exact only if confirmed by
     // the WAL after it (stop.hpp); else the identity leaves at its marks.
     if (s->lineage.node.stopped != 0 || s->lineage.machine.stopped != 0) {
-        if (!trust_returns || !stop_confirmed(s->lineage.stop_record)) {
-            locality::lineage_unstop(s->lineage.node);
-            locality::lineage_unstop(s->lineage.machine);
-        }
+        if (!trust_returns || !stop_confirmed(s->lineage.stop_record)) forget_stop(&s->lineage);
         s->lineage.stop_record = 0;
     }
     uint64 node_target[locality::kLineageCounters], machine_target[locality::kLineageCounters] = {};

@@ -13,6 +13,7 @@ extern "C" {
 #include "reservations/marks.hpp"
 #include "reservations/release_runs.hpp"
 #include "reservations/restore_steps.hpp"
+#include "reservations/stop.hpp"
 
 namespace locality_pg {
 
@@ -29,14 +30,6 @@ bool same_marks(const ReservedState &a, const ReservedState &b) {
     return true;
 }
 
-
-// Forgets a clean stop in either table of l; true if there was one.
-bool unstop(locality::Lineage *l) {
-    const bool node = locality::lineage_unstop(l->node);
-    const bool machine = locality::lineage_unstop(l->machine);
-    l->stop_record = 0;
-    return node || machine;
-}
 
 }  // namespace
 
@@ -57,7 +50,7 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, ReplayKi
         // so raising the counters to the marks starts the promoted server
         // past every logged reservation.
         LWLockAcquire(s->lock, LW_EXCLUSIVE);
-        unstopped = unstop(&s->lineage);
+        unstopped = forget_stop(&s->lineage);
         if (release) lower_runs(s, release_floored(s, logged));
         pg_atomic_write_u32(&s->variable_start, logged.variable_start);
         raise_counter(&s->variable.value, logged.variable);
@@ -102,7 +95,7 @@ void replay_reservation(SharedCounters *s, const ReservedState &logged, ReplayKi
         // Without server-wide counters on this server: the file alone.
         const StateRead read = read_state_file(&next, &file_lineage);
         if (read != StateRead::ok) next = ReservedState{};
-        unstopped = unstop(&file_lineage);
+        unstopped = forget_stop(&file_lineage);
         held = next;
         held_known = read == StateRead::ok;
         adopted_unreadable = read == StateRead::corrupt || read == StateRead::io_error;

@@ -13,6 +13,7 @@ extern "C" {
 #include "generator.hpp"
 #include "reservations/marks.hpp"
 #include "reservations/reservation_wal.hpp"
+#include "reservations/stop.hpp"
 
 namespace locality_pg {
 namespace {
@@ -71,6 +72,9 @@ bool below_closed_mark(const ReservedState &m, const locality::Draw &d) {
 // invariant rests on). The caller holds the lock. False (errno saved) if the
 // file could not be written; nothing is published then.
 bool extend_reservation(SharedCounters *s, const locality::Draw &d) {
+    // A server that draws has no clean stop (one its lineage holds from a
+    // standby's file would otherwise travel on, in the file and in WAL).
+    if (forget_stop(&s->lineage)) s->lineage_unlogged = true;
     ReservedState next = snapshot(s);
     if (s->stop_closed && below_closed_mark(next, d)) {
         // A draw well below the marks a clean stop closed (stop.hpp), which

@@ -89,6 +89,10 @@ bool stop_confirmed(uint64 stop_record) {
     if (reader == nullptr) return false;
     volatile bool confirmed = false;
     const MemoryContext context = CurrentMemoryContext;
+    // An ERROR resets the interrupt holdoffs; the caller holds an LWLock
+    // (which holds interrupts) and releases it after this returns.
+    const uint32 interrupts_held = InterruptHoldoffCount;
+    const uint32 cancels_held = QueryCancelHoldoffCount;
     PG_TRY();
     {
         XLogBeginRead(reader, static_cast<XLogRecPtr>(stop_record));
@@ -122,7 +126,13 @@ bool stop_confirmed(uint64 stop_record) {
         // WAL that cannot be read (removed, damaged): not confirmed, the
         // move takes the gap.
         MemoryContextSwitchTo(context);
+        ErrorData *error = CopyErrorData();
         FlushErrorState();
+        InterruptHoldoffCount = interrupts_held;
+        QueryCancelHoldoffCount = cancels_held;
+        ereport(LOG, (errmsg("locality_uuid: a clean stop could not be confirmed from WAL: %s", error->message),
+                      errdetail("The move goes as after a crash: 1/16 to 1/8 of each cycle above the marks.")));
+        FreeErrorData(error);
         confirmed = false;
     }
     PG_END_TRY();
@@ -186,11 +196,13 @@ void locality_uuid_stop_main(Datum) {
         quiet = 0;
         stopped = locality_pg::stop_counters(node, machine);
     }
-    if (stopped)
+    // (Still closed: no draw since the last stop, which is the one logged.)
+    if (stopped && locality_pg::stop_still_closed())
         ereport(LOG, (errmsg("locality_uuid: counters stopped cleanly at variable " UINT64_FORMAT
                              ", given-time " UINT64_FORMAT ", Hot Guid " UINT64_FORMAT,
                              node[0], node[1], machine[0]),
                       errdetail("Logged in WAL: a standby promoted after this stop continues this server's "
-                                "node value and machine bytes there when they lead again.")));
+                                "node value and machine bytes there when they lead again, unless ids are drawn "
+                                "after it.")));
     proc_exit(0);
 }

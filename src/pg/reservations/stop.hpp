@@ -25,7 +25,19 @@
 
 #include "pg_boundary.hpp"
 
+#include "lineage.hpp"
+
 namespace locality_pg {
+
+// Forgets a clean stop in either table of l (and where its record was);
+// true if there was one. A server that draws, or replays a record of the
+// counters after the stop, or moves without confirming it, has none.
+inline bool forget_stop(locality::Lineage *l) {
+    const bool node = locality::lineage_unstop(l->node);
+    const bool machine = locality::lineage_unstop(l->machine);
+    l->stop_record = 0;
+    return node || machine;
+}
 
 // Registers the worker (from _PG_init while shared_preload_libraries is
 // processed, with server-wide counters on); nothing before PostgreSQL 15.
