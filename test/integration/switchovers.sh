@@ -10,7 +10,9 @@
 # 1,000 ids are made after the stop it logs: in round SWITCHOVERS_VOIDED
 # the standby receives them (their record makes the stop void), in round
 # SWITCHOVERS_IMMEDIATE it does not (its WAL receiver turned off), and the
-# leader stops -m immediate.
+# leader stops -m immediate. In round SWITCHOVERS_RESTARTED the standby is
+# restarted between the leader's stop and its promotion (the stop then
+# reaches the move through its state file).
 #
 # Every promotion moves the counters. Before the lineage (lineage.hpp)
 # each move skipped a random quarter to three quarters of each cycle, and
@@ -46,6 +48,8 @@ HOT=${SWITCHOVERS_HOT:-400000}
 ROUNDS=${SWITCHOVERS_ROUNDS:-10}
 VOIDED=${SWITCHOVERS_VOIDED:-3}        # a stop made void by ids after it, on the standby too
 IMMEDIATE=${SWITCHOVERS_IMMEDIATE:-5}  # a stop whose voiding record the standby never gets, then -m immediate
+RESTARTED=${SWITCHOVERS_RESTARTED:-7}  # the standby restarted between the leader's clean stop and its promotion
+stop_in_file=unknown
 . "$ROOT/test/integration/lib/sides.sh"
 
 make_host ha "locality_uuid.node_id = 7101" "locality_uuid.machine_name = 'pair-a'"
@@ -74,6 +78,13 @@ lead() {
 # standby (pg_rewind recovers an immediately stopped FROM first).
 switch() {
   pgctl "$1" stop -m "$3"
+  if [ "${4:-}" = restart ]; then
+    # TO restarted before its promotion: its shutdown restartpoint passes
+    # the stop's record, so the stop reaches the move from TO's state file
+    # (and its WAL, still there, confirms it).
+    pgctl "$2" restart
+    grep -q '^stopped machine ' "$WORK/$2/locality_uuid.state" && stop_in_file=yes || stop_in_file=no
+  fi
   promote "$2"
   tick
   as_postgres "$BIN/pg_rewind" --target-pgdata="$WORK/$1" --source-server="$(conninfo "$2")" -R \
@@ -128,7 +139,7 @@ for round in $(seq 1 "$ROUNDS"); do
   fi
   mode=fast
   [ "$round" = "$IMMEDIATE" ] && mode=immediate
-  switch "$leader" "$standby" "$mode"
+  switch "$leader" "$standby" "$mode" "$([ "$round" = "$RESTARTED" ] && echo restart)"
   t=$leader; leader=$standby; standby=$t
 done
 lead "$leader" $((ROUNDS + 1))
@@ -190,6 +201,8 @@ for node in a b; do
     fi
   done < <(awk '/LOG:  locality_uuid: counters moved: / { m = $0; getline d; print m "|" (d ~ /DETAIL:  By the lineage: / ? d : "") }' "$WORK/$node.log")
 done
+check "round $RESTARTED: the standby restarted after the leader's stop holds it in its state file: $stop_in_file" \
+  "[ $stop_in_file = yes ]"
 want_gapped=0
 for r in "$VOIDED" "$IMMEDIATE"; do [ "$r" -ge 1 ] && [ "$r" -lt "$ROUNDS" ] && want_gapped=$((want_gapped + 1)); done
 check "$moves moves logged, by the lineage to a member's own place: $exact where it stopped cleanly (gap 0), $gapped after rounds $VOIDED and $IMMEDIATE (2^20 to 2^21 above its marks)${wrong:+: wrong:$wrong}" \
