@@ -30,7 +30,7 @@
 # member stopped (gap 0), but for the returns after the two rounds above,
 # 2^20 to 2^21 above its marks (fails without the worker, without the
 # stop closing the marks, and without the check of the WAL after a stop);
-# and a refill after a stop never lowers the file's mark.
+# and a draw after a stop never lowers the file's mark.
 #
 # Needs PostgreSQL 15+ (the lineage travels in WAL records of a custom
 # resource manager); before it, says so and checks nothing.
@@ -209,7 +209,8 @@ check "$moves moves logged, by the lineage to a member's own place: $exact where
   "[ $moves = $ROUNDS ] && [ $exact = $((ROUNDS - 1 - want_gapped)) ] && [ $gapped = $want_gapped ] && [ -z \"$wrong\" ]"
 
 # A stop closes the marks, so that a draw after it takes the slow path
-# even below them: the refill it makes must not lower a mark. A session
+# even below them: what it writes must not lower a mark (a record of the
+# closed marks reopens them; a refill never lowers one). A session
 # holds a block of variable draws (256, taken at its first id) while
 # others draw 2^22 + 2^10 more; the stop worker is ended by hand; the
 # session draws again, from its block, far below the counters. The state

@@ -67,6 +67,35 @@ bool below_closed_mark(const ReservedState &m, const locality::Draw &d) {
     }
 }
 
+// d's mark raised in *next to d + its reservation, never lowered: a draw
+// reaches the slow path below its mark too, when a clean stop closed the
+// marks (stop.hpp), from a block of Locality draws a backend took long
+// before.
+void raise_mark(SharedCounters *s, const locality::Draw &d, ReservedState *next) {
+    switch (d.counter) {
+        case locality::Counter::variable: next->variable = Max(next->variable, d.position + kReserve); break;
+        case locality::Counter::explicit_sequential:
+            next->explicit_sequential = Max(next->explicit_sequential, d.position + kReserve);
+            break;
+        case locality::Counter::hot_guid: next->hot_guid = Max(next->hot_guid, d.position + kHotReserve); break;
+        case locality::Counter::hot_second: next->hot_seconds = Max(next->hot_seconds, d.position + kHotSecondsAhead); break;
+        case locality::Counter::run: {
+            next->runs[d.slot] = ((static_cast<uint64>(d.window) + 1) << 32) |
+                                Min(d.position + kReserve, static_cast<uint64>(locality::kRunIds));
+            // The next window's run is reserved ahead too, so that its first
+            // ids, at the rollover, find their mark already on disk instead
+            // of all waiting for this write. (Its slot's older run, 63
+            // windows back, is then refused after a restart: a clock more
+            // than 10.5 hours behind.) Its run begins at the run start.
+            const uint64 following = static_cast<uint64>(d.window) + 2;  // (window + 1) + 1
+            const uint64 first_ids = pg_atomic_read_u32(&s->run_start) + kReserve;
+            uint64 &ahead = next->runs[(d.window + 1) % locality::kRunSlots];
+            ahead = Max(ahead, (following << 32) | first_ids);
+            break;
+        }
+    }
+}
+
 // Raises d's mark to d + its reservation: the file first, then the WAL
 // record (flushed), then shared memory (the order reservation.hpp's
 // invariant rests on). The caller holds the lock. False (errno saved) if the
@@ -76,45 +105,14 @@ bool extend_reservation(SharedCounters *s, const locality::Draw &d) {
     // standby's file would otherwise travel on, in the file and in WAL).
     if (forget_stop(&s->lineage)) s->lineage_unlogged = true;
     ReservedState next = snapshot(s);
-    if (s->stop_closed && below_closed_mark(next, d)) {
-        // A draw well below the marks a clean stop closed (stop.hpp), which
-        // the file holds: a record of them (after the lineage, without the
-        // stop) opens them again, without a write a failing disk would
-        // refuse.
-        stamp_cluster(&next);
-        log_lineage(s->lineage);
-        s->lineage_unlogged = false;
-        log_reservation(next);
-        publish(s, next);
-        return true;
-    }
-    // Never below the mark: a draw reaches the slow path below it too, when
-    // a clean stop closed the marks (stop.hpp), from a block of Locality
-    // draws a backend took long before.
-    switch (d.counter) {
-        case locality::Counter::variable: next.variable = Max(next.variable, d.position + kReserve); break;
-        case locality::Counter::explicit_sequential:
-            next.explicit_sequential = Max(next.explicit_sequential, d.position + kReserve);
-            break;
-        case locality::Counter::hot_guid: next.hot_guid = Max(next.hot_guid, d.position + kHotReserve); break;
-        case locality::Counter::hot_second: next.hot_seconds = Max(next.hot_seconds, d.position + kHotSecondsAhead); break;
-        case locality::Counter::run: {
-            next.runs[d.slot] = ((static_cast<uint64>(d.window) + 1) << 32) |
-                                Min(d.position + kReserve, static_cast<uint64>(locality::kRunIds));
-            // The next window's run is reserved ahead too, so that its first
-            // ids, at the rollover, find their mark already on disk instead
-            // of all waiting for this write. (Its slot's older run, 63
-            // windows back, is then refused after a restart: a clock more
-            // than 10.5 hours behind.) Its run begins at the run start.
-            const uint64 following = static_cast<uint64>(d.window) + 2;  // (window + 1) + 1
-            const uint64 first_ids = pg_atomic_read_u32(&s->run_start) + kReserve;
-            uint64 &ahead = next.runs[(d.window + 1) % locality::kRunSlots];
-            ahead = Max(ahead, (following << 32) | first_ids);
-            break;
-        }
-    }
+    // A draw well below the marks a clean stop closed (stop.hpp): the file
+    // holds them, and a record of them (after the lineage, which the stop
+    // left unlogged) opens them again, without a write a failing disk
+    // would refuse.
+    const bool file_holds = s->stop_closed && below_closed_mark(next, d);
+    if (!file_holds) raise_mark(s, d, &next);
     stamp_cluster(&next);
-    if (!write_marks(s, next)) {
+    if (!file_holds && !write_marks(s, next)) {
         reserve_errno = errno;
         s->write_errno = errno;
         pg_write_barrier();  // the error before the time that makes others read it

@@ -137,16 +137,15 @@ void log_marks(const ReservedState &marks, uint8 kind) {
 }  // namespace
 
 void log_reservation(const ReservedState &marks) { log_marks(marks, kXlogReserve); }
-void log_lineage(const locality::Lineage &lineage) {
+namespace {
+XLogRecPtr insert_lineage(const locality::Lineage &lineage) {
     XLogBeginInsert();
     XLogRegisterData(reinterpret_cast<char *>(const_cast<locality::Lineage *>(&lineage)), sizeof lineage);
-    (void) XLogInsert(static_cast<RmgrId>(setting_wal_rmgr_id), kXlogLineage);  // flushed with the refill's record
+    return XLogInsert(static_cast<RmgrId>(setting_wal_rmgr_id), kXlogLineage);
 }
-void log_lineage_flushed(const locality::Lineage &lineage) {
-    XLogBeginInsert();
-    XLogRegisterData(reinterpret_cast<char *>(const_cast<locality::Lineage *>(&lineage)), sizeof lineage);
-    XLogFlush(XLogInsert(static_cast<RmgrId>(setting_wal_rmgr_id), kXlogLineage));
-}
+}  // namespace
+void log_lineage(const locality::Lineage &lineage) { (void) insert_lineage(lineage); }  // flushed with the refill's record
+void log_lineage_flushed(const locality::Lineage &lineage) { XLogFlush(insert_lineage(lineage)); }
 void log_release(const ReservedState &marks) { log_marks(marks, kXlogRelease); }
 void log_hot_release(const ReservedState &marks) { log_marks(marks, kXlogReleaseHot); }
 

@@ -40,10 +40,8 @@ bool stop_counters(uint64 *node, uint64 *machine) {
         LWLockRelease(s->lock);
         return false;
     }
-    if (!s->stop_closed) {
-        s->stop_marks = snapshot(s);
-        s->stop_closed = true;
-    }
+    s->stop_marks = snapshot(s);  // (the closed marks, if closed already)
+    s->stop_closed = true;
     pg_atomic_write_u64(&s->variable_until.value, 0);
     pg_atomic_write_u64(&s->explicit_until.value, 0);
     pg_atomic_write_u64(&s->hot_until.value, 0);
@@ -189,6 +187,7 @@ void locality_uuid_stop_main(Datum) {
     for (int waited = 0, quiet = 0; stopped && quiet < 10 && waited < 500; ++waited) {
         (void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 10L, PG_WAIT_EXTENSION);
         ResetLatch(MyLatch);
+        CHECK_FOR_INTERRUPTS();
         if (locality_pg::stop_still_closed()) {
             ++quiet;
             continue;
