@@ -41,7 +41,7 @@ void leave(LineageTable &t, const LineageCycles &c, const std::uint64_t *now) no
             a->last[i] = at;
             a->span[i] = lineage_active_arc(t, c, i, at);
         }
-        a->exact = exact ? 1 : 0;
+        a->exact = exact ? kExactStop : 0;
     }
     lineage_unstop(t);
 }
@@ -98,7 +98,7 @@ LineageMoveTaken lineage_move(LineageTable &t, const LineageCycles &c, std::uint
                                  : known != nullptr      ? LineageRule::returning
                                  : seen != nullptr       ? LineageRule::returning_untrusted
                                                          : LineageRule::new_identity,
-                                 known != nullptr ? known->last[0] : 0, known != nullptr && known->exact != 0};
+                                 known != nullptr ? known->last[0] : 0, known != nullptr ? known->exact : 0};
     for (int i = 0; i < c.count; ++i) {
         const std::uint64_t cycle = c.cycle[i];
         if (key != 0 && key == t.active) {
@@ -132,7 +132,8 @@ LineageMoveTaken lineage_move(LineageTable &t, const LineageCycles &c, std::uint
             arc[i] = used + d;
         } else if (known != nullptr) {
             // Where key stopped cleanly (its server's last record said so,
-            // and nothing since), else a sixteenth to an eighth of the
+            // and nothing since) or its host's marks say it reserved up to
+            // (lineage_witness), else a sixteenth to an eighth of the
             // cycle above where it left (room for a lost tail of a refill:
             // an asynchronous failover, a crash); at or past now, congruent
             // to that place: its ids go on as one arc.
@@ -153,6 +154,22 @@ LineageMoveTaken lineage_move(LineageTable &t, const LineageCycles &c, std::uint
     if (key != t.active) leave(t, c, now);
     enter(t, c, key, target, arc);
     return taken;
+}
+
+LineageWitness lineage_witness(LineageTable &t, const LineageCycles &c, std::uint32_t key, std::uint32_t used,
+                               const std::uint64_t *marks) noexcept {
+    LineageSlot *s = key != 0 && key != t.active ? find_slot(t, key) : nullptr;
+    if (s == nullptr) return LineageWitness::not_returning;
+    if (s->exact != 0) return LineageWitness::already_exact;
+    if (s->used != used) return LineageWitness::other_leadership;
+    for (int i = 0; i < c.count; ++i)
+        if (marks[i] < s->last[i]) return LineageWitness::behind;
+    for (int i = 0; i < c.count; ++i) {
+        s->span[i] = min_u64(c.cycle[i], s->span[i] + min_u64(marks[i] - s->last[i], c.cycle[i]));
+        s->last[i] = marks[i];
+    }
+    s->exact = kExactHostMarks;
+    return LineageWitness::taken;
 }
 
 void lineage_rebind(LineageTable &t, const LineageCycles &c, std::uint32_t key, const std::uint64_t *now) noexcept {

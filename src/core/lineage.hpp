@@ -45,9 +45,11 @@ struct LineageSlot {
     std::uint32_t used;  // the table's clock when it was last made active
     std::uint64_t last[kLineageCounters];  // where it left each counter (absolute draw positions)
     std::uint64_t span[kLineageCounters];  // the arc of each cycle it had used then (at most the cycle)
-    // 1: `last` is where its server stopped cleanly, every draw below it
-    // and none at or past it in this history (lineage_stop), so a return
-    // continues there, with no gap for a lost tail.
+    // Not 0: `last` is exact, every draw of the identity below it and none
+    // at or past it, so a return continues there, with no gap for a lost
+    // tail. kExactStop: its server stopped cleanly there in this history
+    // (lineage_stop); kExactHostMarks: its host's marks file says so
+    // (lineage_witness).
     std::uint32_t exact;
     std::uint32_t spare;  // 0 (no padding: records and files compare bytes)
 };
@@ -65,6 +67,9 @@ struct LineageTable {
     std::uint64_t stopped_at[kLineageCounters];
     LineageSlot slots[kLineageSlots];
 };
+
+constexpr std::uint32_t kExactStop = 1;
+constexpr std::uint32_t kExactHostMarks = 2;
 
 // The two tables of the server-wide counters.
 struct Lineage {
@@ -115,10 +120,28 @@ enum class LineageRule : std::uint8_t { unknown, copy, returning, returning_untr
 struct LineageMoveTaken {
     LineageRule rule;
     std::uint64_t left_at;  // returning: the key's last place of counter 0
-    bool exact;             // returning: left_at is where it stopped cleanly (no gap)
+    std::uint32_t exact;    // returning: the slot's `exact` (not 0: continues at left_at, no gap)
 };
 LineageMoveTaken lineage_move(LineageTable &t, const LineageCycles &c, std::uint32_t key, const std::uint64_t *now,
                               const std::uint64_t *random, std::uint64_t *target, bool trust_returns = true) noexcept;
+
+// What the host of an identity about to return knows of it: the marks its
+// server last reserved there (a file outside the data directory, written
+// before each refill's ids: reservations/host_marks.hpp), and `used`, the
+// entry clock of the leadership it wrote them in (the slot's `used` then).
+// A lineage that lost the end of that leadership (an asynchronous
+// failover, an immediate stop: WAL that never reached this history) has
+// the identity leave at its last record's marks; the host's marks cover
+// every draw, so the slot is taken to them, exactly (kExactHostMarks), and
+// its arc grows by what they add. Only where they are that same
+// leadership's and at or above the lineage's word for every counter: a
+// file behind it (restored, or left by a setting changed meanwhile) says
+// less than this history knows, and proves nothing. A clean stop the
+// lineage holds is exact already, and lower (the counters, not the
+// marks): kept. Which it was:
+enum class LineageWitness : std::uint8_t { taken, not_returning, already_exact, other_leadership, behind };
+LineageWitness lineage_witness(LineageTable &t, const LineageCycles &c, std::uint32_t key, std::uint32_t used,
+                               const std::uint64_t *marks) noexcept;
 
 // The identity making ids changed without a move (a new node value by a
 // reload, a lease taken after the start, a lineage not known before): the

@@ -46,7 +46,7 @@ bool write_durably(const char *temp_path, const char *path, const char *buf, siz
     if (renamed != nullptr) *renamed = true;
     // The new directory entry, durable: until then a crash may bring back
     // the old file (itself written and fsynced this way).
-    return sync_data_directory();
+    return sync_directory_of(path);
 }
 
 bool write_text_durably(const char *temp_path, const char *path, const char *buf, int len, size_t capacity) {
@@ -66,8 +66,18 @@ bool close_after_reading(FILE *f) {
     return !read_error;
 }
 
-bool sync_data_directory() {
-    const int dir = OpenTransientFile(".", O_RDONLY | PG_BINARY);
+bool sync_data_directory() { return sync_directory_of("."); }
+
+bool sync_directory_of(const char *path) {
+    // Its directory: "." for a name in the data directory (the current
+    // one), else the path up to its last '/' ("/" itself for "/name").
+    char parent[MAXPGPATH] = ".";
+    const char *slash = strrchr(path, '/');
+    if (slash != nullptr) {
+        const size_t length = slash == path ? 1 : static_cast<size_t>(slash - path);
+        strlcpy(parent, path, Min(sizeof parent, length + 1));
+    }
+    const int dir = OpenTransientFile(parent, O_RDONLY | PG_BINARY);
     if (dir < 0) return false;
     // As fd.c does: some file systems refuse to fsync a directory at all.
     const bool ok = pg_fsync(dir) == 0 || errno == EBADF || errno == EINVAL;

@@ -18,9 +18,13 @@ bool write_all(int fd, const char *buf, size_t len);
 // set, on failure.
 bool sync_data_directory();
 
-// Writes buf to path (in the data directory) as write_state_file writes
-// the state file: temp_path written, fsynced, renamed over path, the
-// directory fsynced. False, errno set; *renamed as there.
+// The directory holding path made durable (fsync); "." for a bare name.
+// False, errno set, on failure.
+bool sync_directory_of(const char *path);
+
+// Writes buf to path as write_state_file writes the state file: temp_path
+// (in path's directory) written, fsynced, renamed over path, the directory
+// fsynced. False, errno set; *renamed as there.
 bool write_durably(const char *temp_path, const char *path, const char *buf, size_t len, bool *renamed = nullptr);
 
 // write_durably for text formatted into buf with snprintf: len is the count

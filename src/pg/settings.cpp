@@ -19,6 +19,7 @@ char *setting_machine_name = nullptr;
 int setting_wal_rmgr_id = 128;
 bool setting_shared_counter_explicit = false;
 char *setting_host_identity_file = nullptr;
+char *setting_host_marks_file = nullptr;
 bool setting_require_node_id = false;
 char *setting_registry = nullptr;
 char *setting_registry_owner = nullptr;
@@ -53,6 +54,21 @@ bool check_registry(char **value, void **, GucSource) {
     GUC_check_errdetail("libpq cannot parse it as a connection string (its reason is not shown: the string may hold "
                         "a password).");
     GUC_check_errhint("Check the string with psql \"$STRING\" -c 'SELECT 1' as the server's OS user.");
+    return false;
+}
+
+// locality_uuid.host_marks_file: an absolute path outside the data
+// directory (which a copy, a restore and pg_rewind carry or replace: the
+// file is this host's word, and must outlive them).
+bool check_host_marks_file(char **value, void **, GucSource) {
+    if (*value == nullptr || (*value)[0] == '\0') return true;
+    const size_t dir = DataDir != nullptr ? strlen(DataDir) : 0;
+    if (is_absolute_path(*value) &&
+        !(dir > 0 && strncmp(*value, DataDir, dir) == 0 && ((*value)[dir] == '/' || (*value)[dir] == '\0')))
+        return true;
+    GUC_check_errmsg("invalid value for parameter \"%s\": \"%s\"", "locality_uuid.host_marks_file", *value);
+    GUC_check_errdetail("The host's marks file must be an absolute path outside the data directory: a copy, a "
+                        "restore or pg_rewind replaces the data directory's files.");
     return false;
 }
 
@@ -148,6 +164,20 @@ void define_each_setting() {
         "in another data directory, moves its counters past fresh random points.",
         &setting_host_identity_file, "",
         process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP, 0, nullptr, nullptr, nullptr);
+
+    // Where this host mirrors its reserved marks, outside the data directory
+    // (reservations/host_marks.hpp): read when this server's identity
+    // returns to lead after a history lost the end of its last leadership.
+    // Read at the start only: a file left at another path meanwhile would
+    // say less than this server reserved.
+    DefineCustomStringVariable(
+        "locality_uuid.host_marks_file",
+        "File outside the data directory where this host keeps the counters' reserved marks (PostgreSQL 15+).",
+        "Empty: none. Set (an absolute path in a directory the server may write, one per server): every refill "
+        "writes it before its ids, and a member that leads again after a failover continues exactly above "
+        "them (doc/guarantees.md).",
+        &setting_host_marks_file, "", process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP,
+        GUC_SUPERUSER_ONLY, check_host_marks_file, nullptr, nullptr);
 
     // Fleets enforce assigned node values at deployment, never at failover.
     DefineCustomBoolVariable(

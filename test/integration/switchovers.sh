@@ -5,11 +5,15 @@
 # instant. Each leadership makes a side of ids of every kind (lib/sides.sh)
 # and SWITCHOVERS_HOT given-time Hot Guids more; then the leader stops
 # (fast: its standby receives everything), the standby is promoted, and the
-# old leader rejoins as its standby through pg_rewind -R. In two rounds
-# the leader's worker "locality_uuid stop" is ended by hand first, and
-# 1,000 ids are made after the stop it logs: in round SWITCHOVERS_VOIDED
-# the standby receives them (their record makes the stop void), in round
-# SWITCHOVERS_IMMEDIATE it does not (its WAL receiver turned off), and the
+# old leader rejoins as its standby through pg_rewind -R. Each host keeps
+# its marks file (locality_uuid.host_marks_file) outside the data
+# directory. In two rounds the leader's worker "locality_uuid stop" is
+# ended by hand first, and ids are made after the stop it logs: in round
+# SWITCHOVERS_VOIDED 1,000, which the standby receives (their record makes
+# the stop void), and the member's host's marks file is put back as it was
+# at the leadership's start before it returns (behind this history: not
+# taken); in round SWITCHOVERS_IMMEDIATE LOST (3.5 million: refills whose
+# records the standby never gets, its WAL receiver turned off), and the
 # leader stops -m immediate. In round SWITCHOVERS_RESTARTED the standby is
 # restarted between the leader's stop and its promotion (the stop then
 # reaches the move through its state file).
@@ -21,16 +25,21 @@
 # repeated. Now a member that made ids in this history before continues
 # where its node value and machine bytes left the counters: exactly where
 # it stopped after a clean stop (the worker logs the counters in WAL at
-# shutdown, reservations/stop.hpp), 2^20 to 2^21 (a sixteenth to an
-# eighth of the cycle) above its reserved marks otherwise. Checked: 0
-# repeats among all leaderships of all kinds (pid field masked); each
-# stop's LOG line gives the Hot Guid draw after the leadership's last
-# given-time Hot Guid (the ids' own counter field); every promotion after
-# the first says, at LOG, that it went by the lineage: exactly where the
-# member stopped (gap 0), but for the returns after the two rounds above,
-# 2^20 to 2^21 above its marks (fails without the worker, without the
-# stop closing the marks, and without the check of the WAL after a stop);
-# and a draw after a stop never lowers the file's mark.
+# shutdown, reservations/stop.hpp); exactly at its host's marks after an
+# unclean end (reservations/host_marks.hpp), where the history lost its
+# last refills; 2^20 to 2^21 (a sixteenth to an eighth of the cycle)
+# above its marks where neither is known. Checked: 0 repeats among all
+# leaderships of all kinds (pid field masked; 1,260,000 Hot Guids
+# repeated without the host's marks files, 421,000 with a stale one
+# taken); each stop's LOG line gives the Hot Guid draw after the
+# leadership's last given-time Hot Guid (the ids' own counter field);
+# every promotion after the first says, at LOG, that it went by the
+# lineage, by which rule and from where (fails without the worker,
+# without the stop closing the marks, without the check of the WAL after
+# a stop, without the host's marks, and taking a stale file); a draw
+# after a stop never lowers the file's mark; an unwritable host's marks
+# file fails ids past the marks with its name and error, and a path in the
+# data directory is refused.
 #
 # Needs PostgreSQL 15+ (the lineage travels in WAL records of a custom
 # resource manager); before it, says so and checks nothing.
@@ -49,11 +58,17 @@ ROUNDS=${SWITCHOVERS_ROUNDS:-10}
 VOIDED=${SWITCHOVERS_VOIDED:-3}        # a stop made void by ids after it, on the standby too
 IMMEDIATE=${SWITCHOVERS_IMMEDIATE:-5}  # a stop whose voiding record the standby never gets, then -m immediate
 RESTARTED=${SWITCHOVERS_RESTARTED:-7}  # the standby restarted between the leader's clean stop and its promotion
+LOST=${SWITCHOVERS_LOST:-3500000}      # Hot Guids round IMMEDIATE's standby never hears of (> 3 * 2^20)
 stop_in_file=unknown
 . "$ROOT/test/integration/lib/sides.sh"
 
-make_host ha "locality_uuid.node_id = 7101" "locality_uuid.machine_name = 'pair-a'"
-make_host hb "locality_uuid.node_id = 7102" "locality_uuid.machine_name = 'pair-b'"
+# (Each host keeps its marks file beside its configuration, outside the
+# data directory: pg_rewind replaces the state file, never this.)
+mkdir -p "$WORK/marks-ha" "$WORK/marks-hb"
+make_host ha "locality_uuid.node_id = 7101" "locality_uuid.machine_name = 'pair-a'" \
+  "locality_uuid.host_marks_file = '$WORK/marks-ha/marks'"
+make_host hb "locality_uuid.node_id = 7102" "locality_uuid.machine_name = 'pair-b'" \
+  "locality_uuid.host_marks_file = '$WORK/marks-hb/marks'"
 init_node a "wal_log_hints = on" "archive_mode = off"
 on_host a ha
 chown -R postgres "$WORK"
@@ -68,6 +83,10 @@ pgctl b start
 # as full: the held clock goes a second on before the side.)
 lead() {
   q "$1" -c "SELECT locality_uuid() IS NOT NULL" >/dev/null
+  # Round VOIDED: the host's marks file as it is before the leadership's
+  # first Hot Guid, put back before the member returns (a DBA restoring a
+  # file): behind this history's word, it must not place the return.
+  [ "$2" = "$VOIDED" ] && cp "$WORK/marks-h$1/marks" "$WORK/stale.marks"
   tick
   side "$1" "r$2"
   q "$1" -c "COPY (SELECT encode(set_byte(set_byte(uuid_send(hot_guid(7, $FIXED)), 6, 0), 8, 0), 'hex')
@@ -128,8 +147,13 @@ for round in $(seq 1 "$ROUNDS"); do
         sleep 0.1
       done
     fi
+    # (Round IMMEDIATE: LOST of them, refills whose records the standby
+    # never gets, more than the largest gap a return could take above the
+    # marks it has: only the leader's host's marks file knows them.)
+    after=1000
+    [ "$round" = "$IMMEDIATE" ] && after=$LOST
     q "$leader" -c "COPY (SELECT encode(set_byte(set_byte(uuid_send(hot_guid(7, $FIXED)), 6, 0), 8, 0), 'hex')
-                          FROM generate_series(1, 1000)) TO STDOUT" >"$WORK/ids/r$round.hot_after"
+                          FROM generate_series(1, $after)) TO STDOUT" >"$WORK/ids/r$round.hot_after"
     if [ "$round" = "$IMMEDIATE" ]; then
       receivers=$(q "$standby" -c "SELECT count(*) FROM pg_stat_wal_receiver")
       behind=$(q "$standby" -c "SELECT pg_last_wal_replay_lsn() < '$(q "$leader" -c "SELECT pg_current_wal_flush_lsn()")'")
@@ -137,6 +161,9 @@ for round in $(seq 1 "$ROUNDS"); do
         "[ $receivers = 0 ] && [ $behind = t ]"
     fi
   fi
+  # The member of round VOIDED returns at the end of the next: its host's
+  # marks file as it was at that leadership's start, put back.
+  [ "$round" = $((VOIDED + 1)) ] && cp "$WORK/stale.marks" "$WORK/marks-h$standby/marks"
   mode=fast
   [ "$round" = "$IMMEDIATE" ] && mode=immediate
   switch "$leader" "$standby" "$mode" "$([ "$round" = "$RESTARTED" ] && echo restart)"
@@ -182,7 +209,7 @@ check "$stops stops logged (two by the worker ended by hand), each at the draw a
 
 # The moves: each promotion's LOG line, and after the first two, the
 # lineage's rule for the Hot Guid draw.
-moves=0 exact=0 gapped=0 wrong=""
+moves=0 exact=0 gapped=0 by_host=0 host_gained="" wrong=""
 for node in a b; do
   while IFS= read -r pair; do
     moved=${pair%%|*} why=${pair#*|}
@@ -193,8 +220,17 @@ for node in a b; do
       exact=$((exact + 1))
       gap=$(( (to - left) % 16777216 ))
       [ "$gap" = 0 ] || wrong+=" $node: stopped at $left -> $to (gap $gap)"
+    elif [[ $why == *"machine bytes "*" made ids in this history before: at its host's marks, "* ]]; then
+      # Exactly at the host's mark, which lies above where this history
+      # had the member leave by the refills it never heard of.
+      read -r marked left < <(sed -n "s/.*machine bytes [0-9]* made ids in this history before: at its host's marks, \([0-9]*\) (this history had it leave at \([0-9]*\)).*/\1 \2/p" <<<"$why")
+      by_host=$((by_host + 1))
+      host_gained+=" $((marked - left))"
+      gap=$(( (to - marked) % 16777216 ))
+      [ "$gap" = 0 ] && [ "$((marked - left))" -gt 2097152 ] || wrong+=" $node: host's mark $marked, left at $left -> $to (gap $gap)"
     elif [[ $why == *"machine bytes "*" made ids in this history before: above where it left, at "* ]]; then
       left=$(sed -n 's/.*machine bytes [0-9]* made ids in this history before: above where it left, at \([0-9]*\).*/\1/p' <<<"$why")
+      [[ $why == *"(its host's marks file, at "*", is behind this history)"* ]] || wrong+=" $node: gapped without the stale host file: $why"
       gapped=$((gapped + 1))
       gap=$(( (to - left) % 16777216 ))
       [ "$gap" -ge 1048576 ] && [ "$gap" -lt 2097152 ] || wrong+=" $node: left at $left -> $to (gap $gap)"
@@ -203,10 +239,11 @@ for node in a b; do
 done
 check "round $RESTARTED: the standby restarted after the leader's stop holds it in its state file: $stop_in_file" \
   "[ $stop_in_file = yes ]"
-want_gapped=0
-for r in "$VOIDED" "$IMMEDIATE"; do [ "$r" -ge 1 ] && [ "$r" -lt "$ROUNDS" ] && want_gapped=$((want_gapped + 1)); done
-check "$moves moves logged, by the lineage to a member's own place: $exact where it stopped cleanly (gap 0), $gapped after rounds $VOIDED and $IMMEDIATE (2^20 to 2^21 above its marks)${wrong:+: wrong:$wrong}" \
-  "[ $moves = $ROUNDS ] && [ $exact = $((ROUNDS - 1 - want_gapped)) ] && [ $gapped = $want_gapped ] && [ -z \"$wrong\" ]"
+want_gapped=0 want_host=0
+[ "$VOIDED" -ge 1 ] && [ "$VOIDED" -lt "$ROUNDS" ] && want_gapped=1
+[ "$IMMEDIATE" -ge 1 ] && [ "$IMMEDIATE" -lt "$ROUNDS" ] && want_host=1
+check "$moves moves logged, by the lineage to a member's own place: $exact where it stopped cleanly (gap 0), $by_host after round $IMMEDIATE at its host's marks (gap 0; above where this history had it leave by:$host_gained), $gapped after round $VOIDED (its host's file put back behind: 2^20 to 2^21 above its marks)${wrong:+: wrong:$wrong}" \
+  "[ $moves = $ROUNDS ] && [ $exact = $((ROUNDS - 1 - want_gapped - want_host)) ] && [ $by_host = $want_host ] && [ $gapped = $want_gapped ] && [ -z \"$wrong\" ]"
 
 # A stop closes the marks, so that a draw after it takes the slow path
 # even below them: what it writes must not lower a mark (a record of the
@@ -229,6 +266,32 @@ stopped_at=$(sed -n 's/.*LOG:  locality_uuid: counters stopped cleanly at variab
 mark=$(awk '$1 == "variable" { print $2 }' "$WORK/$leader/locality_uuid.state")
 check "a draw from a block taken before 2^22 others, after a stop: the file's variable mark $mark stays above the stop's $stopped_at" \
   "[ -n \"$stopped_at\" ] && [ -n \"$mark\" ] && [ \"$mark\" -gt \"$stopped_at\" ]"
+
+# The host's marks file cannot be written (its directory read-only): a
+# draw that needs a refill fails with the file's name and error, at once
+# and loudly, and ids come again once it can be written. (More than 2^21
+# Hot Guids: at least two refills.)
+chmod 555 "$WORK/marks-h$leader"
+err=$(q "$leader" -v VERBOSITY=verbose -c "SELECT count(hot_guid(7, $FIXED)) FROM generate_series(1, 2200000)" 2>&1 || true)
+check "an unwritable host's marks file: ids past the marks fail: ${err:0:160}" \
+  "grep -q 'ERROR:  42501: could not reserve ids in \"$WORK/marks-h$leader/marks\": Permission denied' <<<\"\$err\" &&
+   grep -q \"HINT:  Free space in the locality_uuid.host_marks_file's file system\" <<<\"\$err\" &&
+   grep -q 'LOG:  locality_uuid: could not write \"$WORK/marks-h$leader/marks\": Permission denied' \"$WORK/$leader.log\""
+chmod 755 "$WORK/marks-h$leader"
+sleep 0.3  # the write's back-off (reservation.cpp)
+made=$(q "$leader" -c "SELECT count(hot_guid(7, $FIXED)) FROM generate_series(1, 2200000)")
+host_mark=$(awk '$1 == "machine" { print $4 }' "$WORK/marks-h$leader/marks")
+file_mark=$(awk '$1 == "hot" { print $2 }' "$WORK/$leader/locality_uuid.state")
+check "... writable again: $made ids, the host's Hot Guid mark $host_mark the state file's $file_mark" \
+  "[ $made = 2200000 ] && [ -n \"$host_mark\" ] && [ \"$host_mark\" = \"$file_mark\" ]"
+# Inside the data directory, or relative to it, the file would be
+# replaced by pg_rewind, a restore or a copy: refused.
+for path in marks "$WORK/$leader/marks"; do
+  err=$(q "$leader" -c "ALTER SYSTEM SET locality_uuid.host_marks_file = '$path'" 2>&1 || true)
+  check "locality_uuid.host_marks_file = '$path' refused: ${err:0:120}" \
+    "grep -q 'invalid value for parameter \"locality_uuid.host_marks_file\": \"$path\"' <<<\"\$err\" &&
+     grep -q 'DETAIL:  The host.s marks file must be an absolute path outside the data directory' <<<\"\$err\""
+done
 
 echo
 [ "$failures" = 0 ] && echo "all switchover checks passed" || { echo "$failures switchover checks FAILED"; exit 1; }

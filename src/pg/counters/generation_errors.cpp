@@ -79,11 +79,14 @@ void report_identity_unreadable() {
 void report_not_reserved() {
     errno = reservation_errno();
     ereport(ERROR, (errcode_for_file_access(),
-                    errmsg("could not reserve ids in \"%s\": %m", kStateFile),
+                    errmsg("could not reserve ids in \"%s\": %m", reservation_failed_file()),
                     errdetail("The server-wide counters persist their reserved marks before "
                               "an id beyond them is made."),
-                    errhint("Free space in the data directory's file system, or make the file "
-                            "writable; ids are made again as soon as it can be written.")));
+                    errhint("Free space in the %s file system, or make the file writable; ids are made again as "
+                            "soon as it can be written.",
+                            strcmp(reservation_failed_file(), kStateFile) == 0
+                                ? "data directory's"
+                                : "locality_uuid.host_marks_file's")));
     pg_unreachable();
 }
 

@@ -26,6 +26,7 @@ extern "C" {
 #include "counters/generation_errors.hpp"
 #include "identity/lease.hpp"
 #include "reservations/binding_file.hpp"
+#include "reservations/host_marks.hpp"
 #include "settings.hpp"
 #include "reservations/marks.hpp"
 #include "reservations/reservation.hpp"
@@ -142,9 +143,10 @@ void rebind_lineage(SharedCounters *s, const Binding *known_now = nullptr) {
     s->lineage_unlogged = true;
 }
 
-// How a move to key went (the rule lineage_move took), for its log line.
-void describe_lineage_move(const locality::LineageMoveTaken &taken, uint32 key, const char *what, char *out,
-                           size_t size) {
+// How a move to key went (the rule lineage_move took), for its log line;
+// `host`: what its host's marks file said of it ("" if nothing to say).
+void describe_lineage_move(const locality::LineageMoveTaken &taken, uint32 key, const char *what, const char *host,
+                           char *out, size_t size) {
     switch (taken.rule) {
     case locality::LineageRule::unknown:
         snprintf(out, size, "%s unknown: a random distance", what);
@@ -153,12 +155,16 @@ void describe_lineage_move(const locality::LineageMoveTaken &taken, uint32 key, 
         snprintf(out, size, "%s %u the active one (a copy): a random distance off its own arc", what, key - 1);
         break;
     case locality::LineageRule::returning:
-        if (taken.exact)
+        if (taken.exact == locality::kExactStop)
             snprintf(out, size, "%s %u stopped cleanly in this history: where it stopped, at " UINT64_FORMAT, what,
                      key - 1, static_cast<uint64>(taken.left_at));
+        else if (taken.exact == locality::kExactHostMarks)
+            snprintf(out, size, "%s %u made ids in this history before: at its host's marks, " UINT64_FORMAT " (%s)",
+                     what, key - 1, static_cast<uint64>(taken.left_at), host);
         else
-            snprintf(out, size, "%s %u made ids in this history before: above where it left, at " UINT64_FORMAT,
-                     what, key - 1, static_cast<uint64>(taken.left_at));
+            snprintf(out, size, "%s %u made ids in this history before: above where it left, at " UINT64_FORMAT "%s%s%s",
+                     what, key - 1, static_cast<uint64>(taken.left_at), host[0] != '\0' ? " (" : "", host,
+                     host[0] != '\0' ? ")" : "");
         break;
     case locality::LineageRule::returning_untrusted:
         snprintf(out, size, "%s %u made ids in a history this one may not know all of (not a standby's, or "
@@ -167,6 +173,56 @@ void describe_lineage_move(const locality::LineageMoveTaken &taken, uint32 key, 
     case locality::LineageRule::new_identity:
         snprintf(out, size, "%s %u new to this history: a random distance", what, key - 1);
         break;
+    }
+}
+
+// What this host's marks file (host_marks.hpp) says of the identities
+// about to return, keys[0] (node) and keys[1] (machine): taken into the
+// lineage where it is of their last leadership and not behind this
+// history's word (lineage_witness); why not, or where this history had
+// them leave, in notes[i] for the move's log line.
+constexpr size_t kHostNote = 112;
+void witness_host_marks(SharedCounters *s, const uint32 *keys, char (*notes)[kHostNote]) {
+    locality::LineageTable *tables[2] = {&s->lineage.node, &s->lineage.machine};
+    const locality::LineageCycles *cycles[2] = {&locality::kNodeCycles, &locality::kMachineCycles};
+    HostMarks h;
+    const HostMarksRead read = read_host_marks(&h);
+    const int read_errno = errno;
+    for (int i = 0; i < 2; ++i) {
+        notes[i][0] = '\0';
+        const locality::LineageSlot *slot =
+            keys[i] != tables[i]->active ? locality::lineage_find(*tables[i], keys[i]) : nullptr;
+        if (slot == nullptr || slot->exact != 0) continue;  // not a return, or one exact already
+        const uint64 left = slot->last[0];
+        switch (read) {
+        case HostMarksRead::missing: strlcpy(notes[i], "its host's marks file does not exist", kHostNote); continue;
+        case HostMarksRead::unreadable:
+            snprintf(notes[i], kHostNote, "its host's marks file could not be read: %s", strerror(read_errno));
+            continue;
+        case HostMarksRead::corrupt: strlcpy(notes[i], "its host's marks file is corrupt", kHostNote); continue;
+        case HostMarksRead::elsewhere:
+            strlcpy(notes[i], "its host's marks file is another cluster's or data directory's", kHostNote);
+            continue;
+        case HostMarksRead::ok: break;
+        }
+        if (h.key[i] != keys[i]) {
+            strlcpy(notes[i], "its host's marks file is another identity's", kHostNote);
+            continue;
+        }
+        switch (locality::lineage_witness(*tables[i], *cycles[i], keys[i], h.used[i], h.marks[i])) {
+        case locality::LineageWitness::taken:
+            snprintf(notes[i], kHostNote, "this history had it leave at " UINT64_FORMAT, left);
+            break;
+        case locality::LineageWitness::other_leadership:
+            strlcpy(notes[i], "its host's marks file is of another leadership", kHostNote);
+            break;
+        case locality::LineageWitness::behind:
+            snprintf(notes[i], kHostNote, "its host's marks file, at " UINT64_FORMAT ", is behind this history",
+                     static_cast<uint64>(h.marks[i][0]));
+            break;
+        case locality::LineageWitness::not_returning:
+        case locality::LineageWitness::already_exact: break;
+        }
     }
 }
 
@@ -197,15 +253,20 @@ MoveTarget draw_target(SharedCounters *s, const FreshCounters &fresh, uint32 ori
         if (!trust_returns || !stop_confirmed(s->lineage.stop_record)) forget_stop(&s->lineage);
         s->lineage.stop_record = 0;
     }
+    // A returning identity's lost tail, from its host's marks file.
+    char host_notes[2][kHostNote] = {"", ""};
+    const uint32 keys[2] = {node_key, machine_key};
+    if (trust_returns && host_marks_on()) witness_host_marks(s, keys, host_notes);
     uint64 node_target[locality::kLineageCounters], machine_target[locality::kLineageCounters] = {};
     const locality::LineageMoveTaken node_taken = locality::lineage_move(
         s->lineage.node, locality::kNodeCycles, node_key, node, node_random, node_target, trust_returns);
     const locality::LineageMoveTaken machine_taken = locality::lineage_move(
         s->lineage.machine, locality::kMachineCycles, machine_key, machine, machine_random, machine_target,
         trust_returns);
-    char node_how[127], machine_how[127];  // (both and "; " fit move_lineage)
-    describe_lineage_move(node_taken, node_key, "node value", node_how, sizeof node_how);
-    describe_lineage_move(machine_taken, machine_key, "machine bytes", machine_how, sizeof machine_how);
+    char node_how[254], machine_how[254];  // (both and "; " fit move_lineage)
+    describe_lineage_move(node_taken, node_key, "node value", host_notes[0], node_how, sizeof node_how);
+    describe_lineage_move(machine_taken, machine_key, "machine bytes", host_notes[1], machine_how,
+                          sizeof machine_how);
     snprintf(s->move_lineage, sizeof s->move_lineage, "%s; %s", node_how, machine_how);
     s->lineage_unlogged = true;
     t.variable = node_target[0];

@@ -11,6 +11,7 @@ extern "C" {
 }
 
 #include "generator.hpp"
+#include "reservations/host_marks.hpp"
 #include "reservations/marks.hpp"
 #include "reservations/reservation_wal.hpp"
 #include "reservations/stop.hpp"
@@ -18,8 +19,10 @@ extern "C" {
 namespace locality_pg {
 namespace {
 
-// The error of the last failed write, reported after the draw failed.
+// The error of the last failed write, reported after the draw failed, and
+// whether it was the host's marks file's (else the state file's).
 int reserve_errno = 0;
+bool reserve_failed_host = false;
 
 // After a failed write, the next attempt waits this long (F11 of the 1.2
 // review: a failing disk otherwise meets a write attempt, and a LOG line
@@ -41,6 +44,7 @@ bool backing_off(SharedCounters *s) {
     if (retry_at == 0 || monotonic_millis() >= retry_at) return false;
     pg_read_barrier();  // the error stored before the time
     reserve_errno = s->write_errno;
+    reserve_failed_host = s->write_failed_host;
     return true;
 }
 
@@ -112,16 +116,26 @@ bool extend_reservation(SharedCounters *s, const locality::Draw &d) {
     const bool file_holds = s->stop_closed && below_closed_mark(next, d);
     if (!file_holds) raise_mark(s, d, &next);
     stamp_cluster(&next);
-    if (!file_holds && !write_marks(s, next)) {
+    // The host's marks file after the state file, both before the WAL and
+    // the marks: a failover's lost record is then on this host's disk.
+    const char *failed = nullptr;  // the file whose write failed
+    if (!file_holds && !write_marks(s, next))
+        failed = kStateFile;
+    else if (!file_holds && host_marks_on() && !write_host_marks(next, s->lineage))
+        failed = host_marks_path();
+    if (failed != nullptr) {
+        const bool host = failed != kStateFile;
         reserve_errno = errno;
+        reserve_failed_host = host;
         s->write_errno = errno;
+        s->write_failed_host = host;
         pg_write_barrier();  // the error before the time that makes others read it
         pg_atomic_write_u64(&s->write_retry_at, monotonic_millis() + kRetryMillis);
         // At most one line per kRetryMillis. (A LOG cannot longjmp but on
         // out-of-memory, where the abort releases the lock.)
         errno = reserve_errno;
         ereport(LOG, (errcode_for_file_access(),
-                      errmsg("locality_uuid: could not write \"%s\": %m", kStateFile),
+                      errmsg("locality_uuid: could not write \"%s\": %m", failed),
                       errdetail("Ids below the reserved marks are still made; the next attempt is in %d ms.",
                                 static_cast<int>(kRetryMillis))));
         return false;
@@ -186,5 +200,7 @@ __attribute__((noinline)) bool reserve_slow(SharedCounters *s, const locality::D
 }
 
 int reservation_errno() { return reserve_errno; }
+
+const char *reservation_failed_file() { return reserve_failed_host ? host_marks_path() : kStateFile; }
 
 }  // namespace locality_pg

@@ -99,8 +99,10 @@ struct SharedReservation {
     }
 };
 
-// The errno of the last failed write of the state file.
+// The errno of the last failed write of the state file (or of the host's
+// marks file: reservation_failed_file says which).
 int reservation_errno();
+const char *reservation_failed_file();
 
 // Sets the cluster's system identifier and current timeline in marks about
 // to be written (informational, for a DBA reading the file).

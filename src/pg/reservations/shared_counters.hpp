@@ -74,6 +74,7 @@ struct SharedCounters {
     // one attempt per interval, not one per draw (reservation.cpp).
     pg_atomic_uint64 write_retry_at;
     int write_errno;
+    bool write_failed_host;  // that write was the host's marks file's (host_marks.hpp), not the state file's
     // Where a window's run starts (below 2^24): the binding's, drawn when
     // the counters were bound here (dealign.hpp), so that servers that
     // share a node value by chance do not count through the same places.
@@ -122,7 +123,7 @@ struct SharedCounters {
     ReservedState stop_marks;
     // How the last drawn move went by the lineage, for its log line ("" if
     // the move applied was not drawn by this lifetime).
-    char move_lineage[256];
+    char move_lineage[512];
 };
 
 // Called from _PG_init while shared_preload_libraries is being processed

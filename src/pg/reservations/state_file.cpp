@@ -27,7 +27,8 @@ namespace {
 //   end
 //   lineage node 3 5 E0 E1 A0 A1  (lineage.hpp) active key, clock, where it entered, its arc then
 //   slot node 3 5 L0 S0 L1 S1     an identity: key, last active, where it left and its arc, per counter
-//                                 (" exact" after them: where it stopped cleanly)
+//                                 (" exact" after them: where it stopped cleanly;
+//                                 " exact host": where its host's marks file put it)
 //   stopped node T0 T1            the active identity stopped cleanly there (a standby's, replayed)
 //   stop_record 123456            where that stop's WAL record begins
 //   lineage machine ...
@@ -61,7 +62,9 @@ int format_table(const char *name, const locality::LineageTable &t, char *buf, s
             n += snprintf(buf + n, size - n,
                           "slot %s %" PRIu32 " %" PRIu32 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "%s\n", name,
                           slot.key, slot.used, slot.last[0], slot.span[0], slot.last[1], slot.span[1],
-                          slot.exact != 0 ? " exact" : "");
+                          slot.exact == locality::kExactHostMarks ? " exact host"
+                          : slot.exact != 0                       ? " exact"
+                                                                  : "");
     if (t.stopped != 0)
         n += snprintf(buf + n, size - n, "stopped %s %" PRIu64 " %" PRIu64 "\n", name, t.stopped_at[0],
                       t.stopped_at[1]);
@@ -108,7 +111,9 @@ bool parse_lineage_line(const char *line, locality::Lineage *l, int *slots_seen)
         slot.span[0] = v[1];
         slot.last[1] = v[2];
         slot.span[1] = v[3];
-        slot.exact = strncmp(line + consumed, " exact", 6) == 0 ? 1 : 0;
+        slot.exact = strcmp(line + consumed, " exact host\n") == 0 ? locality::kExactHostMarks
+                     : strncmp(line + consumed, " exact", 6) == 0    ? locality::kExactStop
+                                                                     : 0;
         return true;
     }
     if (sscanf(line, "stop_record %" SCNu64, &v[0]) == 1) {

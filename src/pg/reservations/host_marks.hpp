@@ -1,0 +1,57 @@
+// This host's word on its server's reserved marks, outside the data
+// directory (locality_uuid.host_marks_file, PostgreSQL 15+).
+//
+// The lineage (lineage.hpp) knows where each identity left the counters
+// from the WAL it replayed. A history that lost the end of a leadership
+// (an asynchronous failover, a leader stopped -m immediate before its
+// standby had everything) knows only the marks of its last record, and a
+// member that leads again must then skip a sixteenth to an eighth of each
+// cycle for what it may have drawn after: given-time Hot Guids (2^24 draws
+// a second) meet a member's first ids after 8 to 17 such returns. The host
+// has the rest: every refill writes this file before the reservation's
+// ids are made (reservation.cpp), and pg_rewind, which replaces the data
+// directory's own file with the new leader's, leaves it be. So a member
+// returning to lead continues exactly above its own marks (lineage_witness):
+// only the reserved-but-unused part of its last refill is skipped.
+//
+// Only the server that draws writes it (a standby's lineage is its
+// leader's). One file per server: a file of another cluster or data
+// directory, one a leadership left behind, or one older than the lineage's
+// word (restored) proves nothing, and the return keeps its gap.
+#pragma once
+
+#include "pg_boundary.hpp"
+
+#include "lineage.hpp"
+#include "reservations/state_file.hpp"
+
+namespace locality_pg {
+
+// Whether the file is set (and used: PostgreSQL 15+, where returns are
+// placed by the lineage).
+bool host_marks_on();
+
+// The file's path (the setting).
+const char *host_marks_path();
+
+// The active identities' marks in `marks` and entry clocks in l, written
+// durably (temporary file in the same directory, fsync, rename, fsync of
+// the directory). Raises no ERROR (the caller holds the counters' lock);
+// false, errno set, on failure.
+bool write_host_marks(const ReservedState &marks, const locality::Lineage &l);
+
+// What the file holds: per table, the identity that was active (its key;
+// 0: none), its entry clock, and its marks (node: variable, given-time;
+// machine: Hot Guid draws).
+struct HostMarks {
+    uint32 key[2];
+    uint32 used[2];
+    uint64 marks[2][locality::kLineageCounters];
+};
+enum class HostMarksRead : uint8 { ok, missing, unreadable, corrupt, elsewhere };
+
+// Reads the file; `elsewhere`: written by another cluster or data
+// directory. Raises no ERROR; errno set for `unreadable`.
+HostMarksRead read_host_marks(HostMarks *out);
+
+}  // namespace locality_pg
