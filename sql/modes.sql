@@ -21,10 +21,13 @@ SELECT name, setting, context, vartype FROM pg_settings
 WHERE name LIKE 'locality_uuid.%'
   AND name NOT IN ('locality_uuid.shared_counter', 'locality_uuid.wal_resource_manager_id',
                    'locality_uuid.host_identity_file', 'locality_uuid.require_node_id',
-                   'locality_uuid.registry', 'locality_uuid.registry_owner') ORDER BY name;
--- Leases' settings (empty: no leases), without their context.
+                   'locality_uuid.registry', 'locality_uuid.registry_owner',
+                   'locality_uuid.host_marks_file') ORDER BY name;
+-- Leases' settings (empty: no leases) and the host's marks file (empty:
+-- none), without their context.
 SELECT name, setting, vartype FROM pg_settings
-WHERE name IN ('locality_uuid.registry', 'locality_uuid.registry_owner') ORDER BY name;
+WHERE name IN ('locality_uuid.registry', 'locality_uuid.registry_owner', 'locality_uuid.host_marks_file')
+ORDER BY name;
 SHOW locality_uuid.sequential;
 
 -- Sequential ids count up by one from base + 1 + the run start of their

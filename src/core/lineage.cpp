@@ -42,6 +42,7 @@ void leave(LineageTable &t, const LineageCycles &c, const std::uint64_t *now) no
             a->span[i] = lineage_active_arc(t, c, i, at);
         }
         a->exact = exact ? kExactStop : 0;
+        a->stopped_lifetime = exact ? t.stopped_lifetime : 0;
     }
     lineage_unstop(t);
 }
@@ -75,15 +76,18 @@ std::uint64_t lineage_active_arc(const LineageTable &t, const LineageCycles &c, 
     return min_u64(c.cycle[i], t.arc_at_entry[i] + min_u64(passed, c.cycle[i]));
 }
 
-void lineage_stop(LineageTable &t, const LineageCycles &c, const std::uint64_t *exact) noexcept {
+void lineage_stop(LineageTable &t, const LineageCycles &c, const std::uint64_t *exact,
+                  std::uint32_t lifetime) noexcept {
     if (t.active == 0) return;
     t.stopped = 1;
+    t.stopped_lifetime = lifetime;
     for (int i = 0; i < c.count; ++i) t.stopped_at[i] = exact[i];
 }
 
 bool lineage_unstop(LineageTable &t) noexcept {
     const bool was = t.stopped != 0;
     t.stopped = 0;
+    t.stopped_lifetime = 0;
     for (std::uint64_t &at : t.stopped_at) at = 0;
     return was;
 }
@@ -157,19 +161,23 @@ LineageMoveTaken lineage_move(LineageTable &t, const LineageCycles &c, std::uint
 }
 
 LineageWitness lineage_witness(LineageTable &t, const LineageCycles &c, std::uint32_t key, std::uint32_t used,
-                               const std::uint64_t *marks) noexcept {
+                               std::uint32_t lifetime, const std::uint64_t *marks) noexcept {
     LineageSlot *s = key != 0 && key != t.active ? find_slot(t, key) : nullptr;
     if (s == nullptr) return LineageWitness::not_returning;
-    if (s->exact != 0) return LineageWitness::already_exact;
-    if (s->used != used) return LineageWitness::other_leadership;
+    const bool stopped = s->exact == kExactStop;
+    if (s->exact == kExactHostMarks || (stopped && lifetime == s->stopped_lifetime))
+        return LineageWitness::already_exact;
     for (int i = 0; i < c.count; ++i)
-        if (marks[i] < s->last[i]) return LineageWitness::behind;
+        if (marks[i] < s->last[i]) return stopped ? LineageWitness::already_exact : LineageWitness::behind;
+    if (stopped && s->used != used) return LineageWitness::already_exact;
     for (int i = 0; i < c.count; ++i) {
         s->span[i] = min_u64(c.cycle[i], s->span[i] + min_u64(marks[i] - s->last[i], c.cycle[i]));
         s->last[i] = marks[i];
     }
+    if (s->used != used) return LineageWitness::raised;  // the gap kept, above the marks
     s->exact = kExactHostMarks;
-    return LineageWitness::taken;
+    s->stopped_lifetime = 0;
+    return stopped ? LineageWitness::taken_after_stop : LineageWitness::taken;
 }
 
 void lineage_rebind(LineageTable &t, const LineageCycles &c, std::uint32_t key, const std::uint64_t *now) noexcept {

@@ -51,7 +51,11 @@ struct LineageSlot {
     // (lineage_stop); kExactHostMarks: its host's marks file says so
     // (lineage_witness).
     std::uint32_t exact;
-    std::uint32_t spare;  // 0 (no padding: records and files compare bytes)
+    // kExactStop: the lifetime token of the server that stopped (a random
+    // number each start draws): a host's marks file of a later start says
+    // it drew past the stop (lineage_witness). (No padding: records and
+    // files compare bytes.)
+    std::uint32_t stopped_lifetime;
 };
 
 struct LineageTable {
@@ -63,7 +67,7 @@ struct LineageTable {
     // stopped_at (lineage_stop) and, as far as this history knows, drew
     // nothing since: the next identity to lead leaves it there, exactly.
     std::uint32_t stopped;
-    std::uint32_t spare;  // 0
+    std::uint32_t stopped_lifetime;  // the stopping server's lifetime token
     std::uint64_t stopped_at[kLineageCounters];
     LineageSlot slots[kLineageSlots];
 };
@@ -127,8 +131,9 @@ LineageMoveTaken lineage_move(LineageTable &t, const LineageCycles &c, std::uint
 
 // What the host of an identity about to return knows of it: the marks its
 // server last reserved there (a file outside the data directory, written
-// before each refill's ids: reservations/host_marks.hpp), and `used`, the
-// entry clock of the leadership it wrote them in (the slot's `used` then).
+// before each refill's ids: reservations/host_marks.hpp), `used`, the
+// entry clock of the leadership it wrote them in (the slot's `used` then),
+// and `lifetime`, the token of the server start that wrote them.
 // A lineage that lost the end of that leadership (an asynchronous
 // failover, an immediate stop: WAL that never reached this history) has
 // the identity leave at its last record's marks; the host's marks cover
@@ -137,11 +142,24 @@ LineageMoveTaken lineage_move(LineageTable &t, const LineageCycles &c, std::uint
 // leadership's and at or above the lineage's word for every counter: a
 // file behind it (restored, or left by a setting changed meanwhile) says
 // less than this history knows, and proves nothing. A clean stop the
-// lineage holds is exact already, and lower (the counters, not the
-// marks): kept. Which it was:
-enum class LineageWitness : std::uint8_t { taken, not_returning, already_exact, other_leadership, behind };
+// lineage holds is exact, and lower (the counters, not the marks): kept,
+// unless the file is of a later start of its server (another lifetime
+// token, at or above the stop): that start drew past the stop, in WAL this
+// history never got (taken_after_stop). A file of another leadership and
+// above the lineage's word (a later leadership this history lost whole,
+// or an older one's file left behind: it cannot tell which) raises where
+// the identity left to its marks, and the return keeps its gap above them
+// (raised): never lower than without the file. Which it was:
+enum class LineageWitness : std::uint8_t {
+    taken,
+    taken_after_stop,
+    raised,
+    not_returning,
+    already_exact,
+    behind
+};
 LineageWitness lineage_witness(LineageTable &t, const LineageCycles &c, std::uint32_t key, std::uint32_t used,
-                               const std::uint64_t *marks) noexcept;
+                               std::uint32_t lifetime, const std::uint64_t *marks) noexcept;
 
 // The identity making ids changed without a move (a new node value by a
 // reload, a lease taken after the start, a lineage not known before): the
@@ -152,9 +170,10 @@ void lineage_rebind(LineageTable &t, const LineageCycles &c, std::uint32_t key, 
 // A clean stop (a server shutting down, reservations/stop.hpp): the active
 // identity's counters stand exactly at `exact` (every draw below, none
 // at or past), which the record carrying this table says to every server
-// that replays it. Any later record of the counters makes it void
+// that replays it. `lifetime`: the stopping server's token. Any later record of the counters makes it void
 // (lineage_unstop): something may have drawn past it.
-void lineage_stop(LineageTable &t, const LineageCycles &c, const std::uint64_t *exact) noexcept;
+void lineage_stop(LineageTable &t, const LineageCycles &c, const std::uint64_t *exact,
+                  std::uint32_t lifetime) noexcept;
 
 // Forgets a clean stop; true if there was one.
 bool lineage_unstop(LineageTable &t) noexcept;

@@ -62,13 +62,24 @@ bool check_registry(char **value, void **, GucSource) {
 // file is this host's word, and must outlive them).
 bool check_host_marks_file(char **value, void **, GucSource) {
     if (*value == nullptr || (*value)[0] == '\0') return true;
-    const size_t dir = DataDir != nullptr ? strlen(DataDir) : 0;
-    if (is_absolute_path(*value) &&
-        !(dir > 0 && strncmp(*value, DataDir, dir) == 0 && ((*value)[dir] == '/' || (*value)[dir] == '\0')))
+    // Compared canonical ("//", "/./", "/x/.." folded; symbolic links are
+    // not followed), with room for the temporary name beside it.
+    char path[MAXPGPATH], data[MAXPGPATH] = "";
+    const bool fits = strlen(*value) < MAXPGPATH - 24;
+    strlcpy(path, *value, sizeof path);
+    canonicalize_path(path);
+    if (DataDir != nullptr) {
+        strlcpy(data, DataDir, sizeof data);
+        canonicalize_path(data);
+    }
+    const size_t dir = strlen(data);
+    if (fits && is_absolute_path(path) &&
+        !(dir > 0 && strncmp(path, data, dir) == 0 && (path[dir] == '/' || path[dir] == '\0')))
         return true;
     GUC_check_errmsg("invalid value for parameter \"%s\": \"%s\"", "locality_uuid.host_marks_file", *value);
-    GUC_check_errdetail("The host's marks file must be an absolute path outside the data directory: a copy, a "
-                        "restore or pg_rewind replaces the data directory's files.");
+    GUC_check_errdetail("The host's marks file must be an absolute path outside the data directory, shorter than "
+                        "%d bytes: a copy, a restore or pg_rewind replaces the data directory's files.",
+                        MAXPGPATH - 24);
     return false;
 }
 

@@ -86,6 +86,7 @@ for m in "${MEMBERS[@]}"; do
 locality_uuid.node_id = ${NODE_OF[$m]}
 locality_uuid.machine_name = 'pg-$m'
 locality_uuid.host_identity_file = '$WORK/hosts/$m/host-id'
+locality_uuid.host_marks_file = '$WORK/hosts/$m/marks'
 CONF
 done
 # Each member's YAML: doc/operations.md's (its patroni-member block), with

@@ -59,6 +59,7 @@ VOIDED=${SWITCHOVERS_VOIDED:-3}        # a stop made void by ids after it, on th
 IMMEDIATE=${SWITCHOVERS_IMMEDIATE:-5}  # a stop whose voiding record the standby never gets, then -m immediate
 RESTARTED=${SWITCHOVERS_RESTARTED:-7}  # the standby restarted between the leader's clean stop and its promotion
 LOST=${SWITCHOVERS_LOST:-3500000}      # Hot Guids round IMMEDIATE's standby never hears of (> 3 * 2^20)
+AFTER_STOP=${SWITCHOVERS_AFTER_STOP:-9}  # the leader stops cleanly, starts again and draws what its standby never gets
 stop_in_file=unknown
 . "$ROOT/test/integration/lib/sides.sh"
 
@@ -87,16 +88,31 @@ lead() {
   # first Hot Guid, put back before the member returns (a DBA restoring a
   # file): behind this history's word, it must not place the return.
   [ "$2" = "$VOIDED" ] && cp "$WORK/marks-h$1/marks" "$WORK/stale.marks"
+  # Round 2: one Hot Guid, the first of the leadership: its refill
+  # reserves 2^12 above the move's target, not 2^20 (the refills grow with
+  # the draws: what an unclean end leaves unused is about what was drawn).
+  if [ "$2" = 2 ]; then
+    q "$1" -c "SELECT hot_guid(7, $FIXED) IS NOT NULL" >/dev/null
+    moved_to=$(sed -n 's/.*LOG:  locality_uuid: counters moved: .*, Hot Guid from [0-9]* to \([0-9]*\),.*/\1/p' "$WORK/$1.log" | tail -n 1)
+    first_mark=$(awk '$1 == "hot" { print $2 }' "$WORK/$1/locality_uuid.state")
+  fi
   tick
   side "$1" "r$2"
   q "$1" -c "COPY (SELECT encode(set_byte(set_byte(uuid_send(hot_guid(7, $FIXED)), 6, 0), 8, 0), 'hex')
                    FROM generate_series(1, $HOT)) TO STDOUT" >"$WORK/ids/r$2.hot_more"
+  # The return after round AFTER_STOP draws past that leadership's last
+  # refill (more than 2^20 Hot Guids), onto the ids made after its stop if
+  # it continued at the stop.
+  if [ "$2" = $((AFTER_STOP + 2)) ]; then
+    q "$1" -c "COPY (SELECT encode(set_byte(set_byte(uuid_send(hot_guid(7, $FIXED)), 6, 0), 8, 0), 'hex')
+                     FROM generate_series(1, 1100000)) TO STDOUT" >"$WORK/ids/r$2.hot_extra"
+  fi
 }
 # switch FROM TO MODE: FROM stopped (fast: its standby has all its WAL;
-# or immediate), TO promoted, FROM rewound to follow TO and started as its
+# or immediate; or "stopped" already), TO promoted, FROM rewound to follow TO and started as its
 # standby (pg_rewind recovers an immediately stopped FROM first).
 switch() {
-  pgctl "$1" stop -m "$3"
+  [ "$3" = stopped ] || pgctl "$1" stop -m "$3"
   if [ "${4:-}" = restart ]; then
     # TO restarted before its promotion: its shutdown restartpoint passes
     # the stop's record, so the stop reaches the move from TO's state file
@@ -166,6 +182,25 @@ for round in $(seq 1 "$ROUNDS"); do
   [ "$round" = $((VOIDED + 1)) ] && cp "$WORK/stale.marks" "$WORK/marks-h$standby/marks"
   mode=fast
   [ "$round" = "$IMMEDIATE" ] && mode=immediate
+  if [ "$round" = "$AFTER_STOP" ]; then
+    # The leader stops cleanly (its standby gets the stop and the shutdown
+    # checkpoint after it: a stop it confirms), the standby's WAL receiver
+    # is turned off, and the leader starts again, makes 1,000 given-time
+    # Hot Guids and stops -m immediate: the standby never hears of them.
+    # Only the leader's host's marks file, written by the later start,
+    # says the member drew past its stop.
+    pgctl "$leader" stop -m fast
+    q "$standby" -c "ALTER SYSTEM SET primary_conninfo = ''" -c "SELECT pg_reload_conf()" >/dev/null
+    for _ in $(seq 1 300); do
+      [ "$(q "$standby" -c "SELECT count(*) FROM pg_stat_wal_receiver")" = 0 ] && break
+      sleep 0.1
+    done
+    pgctl "$leader" start
+    q "$leader" -c "COPY (SELECT encode(set_byte(set_byte(uuid_send(hot_guid(7, $FIXED)), 6, 0), 8, 0), 'hex')
+                          FROM generate_series(1, 1000)) TO STDOUT" >"$WORK/ids/r$round.hot_after"
+    pgctl "$leader" stop -m immediate
+    mode=stopped
+  fi
   switch "$leader" "$standby" "$mode" "$([ "$round" = "$RESTARTED" ] && echo restart)"
   t=$leader; leader=$standby; standby=$t
 done
@@ -176,7 +211,7 @@ echo "drove: $ROUNDS switchovers with pg_rewind, $((ROUNDS + 1)) leaderships; $(
 counts="" total=0 made=0
 for k in "${KINDS[@]}"; do
   files=("$WORK"/ids/r*."$k")
-  [ "$k" = hot_at ] && files+=("$WORK"/ids/r*.hot_more "$WORK"/ids/r*.hot_after)
+  [ "$k" = hot_at ] && files+=("$WORK"/ids/r*.hot_more "$WORK"/ids/r*.hot_after "$WORK"/ids/r*.hot_extra)
   n=$(cat "${files[@]}" | LC_ALL=C sort -S 256M | uniq -d | wc -l)
   c=$(cat "${files[@]}" | wc -l)
   counts+="${counts:+, }$k $c ($n repeated)"
@@ -209,7 +244,7 @@ check "$stops stops logged (two by the worker ended by hand), each at the draw a
 
 # The moves: each promotion's LOG line, and after the first two, the
 # lineage's rule for the Hot Guid draw.
-moves=0 exact=0 gapped=0 by_host=0 host_gained="" wrong=""
+moves=0 exact=0 gapped=0 by_host=0 after_stop=0 host_gained="" wrong=""
 for node in a b; do
   while IFS= read -r pair; do
     moved=${pair%%|*} why=${pair#*|}
@@ -220,6 +255,13 @@ for node in a b; do
       exact=$((exact + 1))
       gap=$(( (to - left) % 16777216 ))
       [ "$gap" = 0 ] || wrong+=" $node: stopped at $left -> $to (gap $gap)"
+    elif [[ $why == *"machine bytes "*" made ids in this history before: at its host's marks, "*", then drew in a later start)"* ]]; then
+      # A clean stop, then a later start's draws: at the host's mark,
+      # above the stop.
+      read -r marked left < <(sed -n "s/.*machine bytes [0-9]* made ids in this history before: at its host's marks, \([0-9]*\) (it stopped cleanly at \([0-9]*\), then drew in a later start).*/\1 \2/p" <<<"$why")
+      after_stop=$((after_stop + 1))
+      gap=$(( (to - marked) % 16777216 ))
+      [ "$gap" = 0 ] && [ "$marked" -gt "$left" ] || wrong+=" $node: host's mark $marked after the stop at $left -> $to (gap $gap)"
     elif [[ $why == *"machine bytes "*" made ids in this history before: at its host's marks, "* ]]; then
       # Exactly at the host's mark, which lies above where this history
       # had the member leave by the refills it never heard of.
@@ -237,13 +279,16 @@ for node in a b; do
     fi
   done < <(awk '/LOG:  locality_uuid: counters moved: / { m = $0; getline d; print m "|" (d ~ /DETAIL:  By the lineage: / ? d : "") }' "$WORK/$node.log")
 done
+check "the first Hot Guid after a move reserves 2^12: the file's mark $first_mark, the move's target $moved_to" \
+  "[ -n \"$moved_to\" ] && [ -n \"$first_mark\" ] && [ \$((first_mark - moved_to)) = 4096 ]"
 check "round $RESTARTED: the standby restarted after the leader's stop holds it in its state file: $stop_in_file" \
   "[ $stop_in_file = yes ]"
-want_gapped=0 want_host=0
+want_gapped=0 want_host=0 want_after_stop=0
 [ "$VOIDED" -ge 1 ] && [ "$VOIDED" -lt "$ROUNDS" ] && want_gapped=1
 [ "$IMMEDIATE" -ge 1 ] && [ "$IMMEDIATE" -lt "$ROUNDS" ] && want_host=1
-check "$moves moves logged, by the lineage to a member's own place: $exact where it stopped cleanly (gap 0), $by_host after round $IMMEDIATE at its host's marks (gap 0; above where this history had it leave by:$host_gained), $gapped after round $VOIDED (its host's file put back behind: 2^20 to 2^21 above its marks)${wrong:+: wrong:$wrong}" \
-  "[ $moves = $ROUNDS ] && [ $exact = $((ROUNDS - 1 - want_gapped - want_host)) ] && [ $by_host = $want_host ] && [ $gapped = $want_gapped ] && [ -z \"$wrong\" ]"
+[ "$AFTER_STOP" -ge 1 ] && [ "$AFTER_STOP" -lt "$ROUNDS" ] && want_after_stop=1
+check "$moves moves logged, by the lineage to a member's own place: $exact where it stopped cleanly (gap 0), $by_host after round $IMMEDIATE at its host's marks (gap 0; above where this history had it leave by:$host_gained), $after_stop after round $AFTER_STOP at its host's marks above its clean stop (gap 0), $gapped after round $VOIDED (its host's file put back behind: 2^20 to 2^21 above its marks)${wrong:+: wrong:$wrong}" \
+  "[ $moves = $ROUNDS ] && [ $exact = $((ROUNDS - 1 - want_gapped - want_host - want_after_stop)) ] && [ $by_host = $want_host ] && [ $after_stop = $want_after_stop ] && [ $gapped = $want_gapped ] && [ -z \"$wrong\" ]"
 
 # A stop closes the marks, so that a draw after it takes the slow path
 # even below them: what it writes must not lower a mark (a record of the

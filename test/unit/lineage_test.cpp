@@ -46,9 +46,10 @@ struct Drive {
         return at;
     }
     // The server stops cleanly: its counter stands exactly at `at`.
+    std::uint32_t lifetime = 1;  // the server start's token (a restart draws another)
     void stop() {
         const std::uint64_t exact[1] = {at};
-        lineage_stop(t, kMachineCycles, exact);
+        lineage_stop(t, kMachineCycles, exact, lifetime);
     }
     Arc draw(std::uint64_t n) {
         const Arc a{at & (kHot - 1), n};
@@ -531,32 +532,54 @@ TEST(Lineage, AHostsMarksOfTheLastLeadershipPlaceAReturnExactly) {
     d.draw(3000);
     const std::uint64_t host[1] = {known + 5 * kHot / 16};  // 1 drew on, refilling 5 times, unseen
     // Another leadership's file, or one behind the lineage: nothing taken.
-    EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 1, used + 1, host), LineageWitness::other_leadership);
+    // Another leadership's file, not behind: where 1 left is raised to it,
+    // the gap kept above it; behind: nothing.
+    const std::uint64_t other[1] = {known + 1000};
+    EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 1, used + 1, d.lifetime, other), LineageWitness::raised);
+    EXPECT_EQ(lineage_find(d.t, 1)->last[0], known + 1000);
+    EXPECT_EQ(lineage_find(d.t, 1)->exact, 0u);
     const std::uint64_t behind[1] = {known - 1};
-    EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 1, used, behind), LineageWitness::behind);
-    EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 2, used, host), LineageWitness::not_returning);  // active
-    EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 3, used, host), LineageWitness::not_returning);  // unknown
-    EXPECT_EQ(lineage_find(d.t, 1)->last[0], known);
+    EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 1, used, d.lifetime, behind), LineageWitness::behind);
+    EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 1, used + 1, d.lifetime, behind), LineageWitness::behind);
+    EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 2, used, d.lifetime, host), LineageWitness::not_returning);  // active
+    EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 3, used, d.lifetime, host), LineageWitness::not_returning);  // unknown
+    EXPECT_EQ(lineage_find(d.t, 1)->last[0], known + 1000);
     EXPECT_EQ(lineage_find(d.t, 1)->exact, 0u);
     // Its own: taken; a second look finds it exact already.
-    EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 1, used, host), LineageWitness::taken);
-    EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 1, used, host), LineageWitness::already_exact);
+    EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 1, used, d.lifetime, host), LineageWitness::taken);
+    EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 1, used, d.lifetime, host), LineageWitness::already_exact);
     const std::uint64_t back = d.move(1);
     EXPECT_EQ(d.taken.rule, LineageRule::returning);
     EXPECT_EQ(d.taken.exact, kExactHostMarks);
     EXPECT_EQ(d.taken.left_at, host[0]);
     EXPECT_EQ((back - host[0]) & (kHot - 1), 0u);
-    EXPECT_EQ(lineage_active_arc(d.t, kMachineCycles, 0, d.at), 1000 + d.reserved + 5 * kHot / 16);
-    // A clean stop the lineage holds is kept: exact, and at the counter.
+    EXPECT_EQ(lineage_active_arc(d.t, kMachineCycles, 0, d.at), 1000 + d.reserved + 5 * kHot / 16);  // (+1000, +the rest)
+    // A clean stop the lineage holds is kept: exact, and at the counter,
+    // where the file is of the start that stopped, of another leadership,
+    // or behind the stop.
     d.draw(10);
     const std::uint64_t stopped = d.at;
     d.stop();
     d.move(2);
+    const std::uint32_t again = lineage_find(d.t, 1)->used;
     const std::uint64_t marks[1] = {stopped + d.reserved};
-    EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 1, lineage_find(d.t, 1)->used, marks),
-              LineageWitness::already_exact);
+    const std::uint64_t below[1] = {stopped - 1};
+    EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 1, again, d.lifetime, marks), LineageWitness::already_exact);
+    EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 1, again + 1, d.lifetime + 1, marks),
+              LineageWitness::already_exact);  // another leadership's: the stop is this history's word
+    EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 1, again, d.lifetime + 1, below), LineageWitness::already_exact);
     EXPECT_EQ(lineage_find(d.t, 1)->last[0], stopped);
     EXPECT_EQ(lineage_find(d.t, 1)->exact, kExactStop);
+    EXPECT_EQ(lineage_find(d.t, 1)->stopped_lifetime, d.lifetime);
+    // A file of a later start of the server that stopped (it started
+    // again and drew past the stop, in WAL this history never got): its
+    // marks, exactly.
+    const std::uint64_t later[1] = {stopped + d.reserved + 1000};
+    EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 1, again, d.lifetime + 1, later),
+              LineageWitness::taken_after_stop);
+    const std::uint64_t back_again = d.move(1);
+    EXPECT_EQ(d.taken.exact, kExactHostMarks);
+    EXPECT_EQ((back_again - later[0]) & (kHot - 1), 0u);
 }
 
 // Returns after failovers (each leadership's end unknown to the next
@@ -581,7 +604,7 @@ int returns_until_any_repeat(int trial, bool by_host) {
         d.move(2);
         d.draw(some());
         if (by_host) {
-            EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 1, used, marks), LineageWitness::taken);
+            EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 1, used, d.lifetime, marks), LineageWitness::taken);
         }
         d.move(1);
         EXPECT_EQ(d.taken.exact, by_host ? kExactHostMarks : 0u);

@@ -192,7 +192,11 @@ void witness_host_marks(SharedCounters *s, const uint32 *keys, char (*notes)[kHo
         notes[i][0] = '\0';
         const locality::LineageSlot *slot =
             keys[i] != tables[i]->active ? locality::lineage_find(*tables[i], keys[i]) : nullptr;
-        if (slot == nullptr || slot->exact != 0) continue;  // not a return, or one exact already
+        // Not a return, or one exact by the file already; a clean stop is
+        // looked at only in a readable file (a later start's draws).
+        if (slot == nullptr || slot->exact == locality::kExactHostMarks ||
+            (slot->exact == locality::kExactStop && read != HostMarksRead::ok))
+            continue;
         const uint64 left = slot->last[0];
         switch (read) {
         case HostMarksRead::missing: strlcpy(notes[i], "its host's marks file does not exist", kHostNote); continue;
@@ -209,12 +213,17 @@ void witness_host_marks(SharedCounters *s, const uint32 *keys, char (*notes)[kHo
             strlcpy(notes[i], "its host's marks file is another identity's", kHostNote);
             continue;
         }
-        switch (locality::lineage_witness(*tables[i], *cycles[i], keys[i], h.used[i], h.marks[i])) {
+        switch (locality::lineage_witness(*tables[i], *cycles[i], keys[i], h.used[i], h.lifetime, h.marks[i])) {
         case locality::LineageWitness::taken:
             snprintf(notes[i], kHostNote, "this history had it leave at " UINT64_FORMAT, left);
             break;
-        case locality::LineageWitness::other_leadership:
-            strlcpy(notes[i], "its host's marks file is of another leadership", kHostNote);
+        case locality::LineageWitness::taken_after_stop:
+            snprintf(notes[i], kHostNote, "it stopped cleanly at " UINT64_FORMAT ", then drew in a later start",
+                     left);
+            break;
+        case locality::LineageWitness::raised:
+            snprintf(notes[i], kHostNote,
+                     "raised from " UINT64_FORMAT " to its host's marks, of another leadership", left);
             break;
         case locality::LineageWitness::behind:
             snprintf(notes[i], kHostNote, "its host's marks file, at " UINT64_FORMAT ", is behind this history",
@@ -317,6 +326,9 @@ void apply_target(SharedCounters *s, const MoveTarget &t) {
     marks.variable = Max(marks.variable, t.variable);
     marks.explicit_sequential = Max(marks.explicit_sequential, t.explicit_sequential);
     marks.hot_guid = Max(marks.hot_guid, t.hot_guid);
+    // The moved identity's Hot Guid refills grow from the first again: a
+    // leadership's unused tail is about its own draws (reservation.hpp).
+    s->hot_step = 0;
     raise_counter(&s->variable.value, marks.variable);
     raise_counter(&s->explicit_sequential.value, marks.explicit_sequential);
     raise_counter(&s->hot_draws.value, marks.hot_guid);

@@ -16,6 +16,7 @@ extern "C" {
 //   locality_uuid host marks 1
 //   system_identifier 7301234567890123456
 //   data_directory /var/lib/postgresql/15/main   (the rest of the line)
+//   lifetime 2718281828                          the token of the server start that wrote it
 //   node 7102 5 4198400 2097152                  key, entry clock, variable and given-time marks
 //   machine 654321 6 1048576                     key, entry clock, Hot Guid draw mark
 //   end
@@ -37,20 +38,22 @@ bool host_marks_on() {
 
 const char *host_marks_path() { return setting_host_marks_file != nullptr ? setting_host_marks_file : ""; }
 
-bool write_host_marks(const ReservedState &marks, const locality::Lineage &l) {
+bool write_host_marks(const ReservedState &marks, const locality::Lineage &l, uint32 lifetime) {
     const uint32 node_used = active_used(l.node), machine_used = active_used(l.machine);
     const uint32 node_key = node_used != 0 ? l.node.active : 0;
     const uint32 machine_key = machine_used != 0 ? l.machine.active : 0;
     char buf[MAXPGPATH + 512];
     const int len = snprintf(buf, sizeof buf,
-                             "locality_uuid host marks 1\nsystem_identifier %" PRIu64 "\ndata_directory %s\n"
+                             "locality_uuid host marks 1\nsystem_identifier %" PRIu64 "\ndata_directory %s\nlifetime %" PRIu32 "\n"
                              "node %" PRIu32 " %" PRIu32 " %" PRIu64 " %" PRIu64 "\n"
                              "machine %" PRIu32 " %" PRIu32 " %" PRIu64 "\nend\n",
-                             static_cast<uint64_t>(GetSystemIdentifier()), DataDir, node_key, node_used,
+                             static_cast<uint64_t>(GetSystemIdentifier()), DataDir, lifetime, node_key, node_used,
                              static_cast<uint64_t>(marks.variable), static_cast<uint64_t>(marks.explicit_sequential),
                              machine_key, machine_used, static_cast<uint64_t>(marks.hot_guid));
-    char temp[MAXPGPATH + 8];
-    if (snprintf(temp, sizeof temp, "%s.tmp", host_marks_path()) >= static_cast<int>(sizeof temp)) {
+    // (A temporary name of this process's own: two servers given one path
+    // by mistake do not rename each other's half-written file.)
+    char temp[MAXPGPATH + 24];
+    if (snprintf(temp, sizeof temp, "%s.%d.tmp", host_marks_path(), MyProcPid) >= static_cast<int>(sizeof temp)) {
         errno = ENAMETOOLONG;
         return false;
     }
@@ -74,6 +77,8 @@ HostMarksRead read_host_marks(HostMarks *out) {
         } else if (strncmp(line, "data_directory ", 15) == 0) {
             line[strcspn(line, "\n")] = '\0';
             ours_directory = strcmp(line + 15, DataDir) == 0;
+        } else if (sscanf(line, "lifetime %" SCNu32, &u) == 1) {
+            out->lifetime = u;
         } else if (sscanf(line, "node %" SCNu32 " %" SCNu32 " %" SCNu64 " %" SCNu64, &k, &u, &a, &b) == 4) {
             out->key[0] = k;
             out->used[0] = u;

@@ -34,16 +34,18 @@ bool host_marks_on();
 // The file's path (the setting).
 const char *host_marks_path();
 
-// The active identities' marks in `marks` and entry clocks in l, written
+// The active identities' marks in `marks` and entry clocks in l, and this
+// start's token `lifetime`, written
 // durably (temporary file in the same directory, fsync, rename, fsync of
 // the directory). Raises no ERROR (the caller holds the counters' lock);
 // false, errno set, on failure.
-bool write_host_marks(const ReservedState &marks, const locality::Lineage &l);
+bool write_host_marks(const ReservedState &marks, const locality::Lineage &l, uint32 lifetime);
 
 // What the file holds: per table, the identity that was active (its key;
 // 0: none), its entry clock, and its marks (node: variable, given-time;
-// machine: Hot Guid draws).
+// machine: Hot Guid draws), and the token of the start that wrote them.
 struct HostMarks {
+    uint32 lifetime;
     uint32 key[2];
     uint32 used[2];
     uint64 marks[2][locality::kLineageCounters];

@@ -46,6 +46,7 @@ inline void publish(SharedCounters *s, const ReservedState &r) {
     pg_atomic_write_u64(&s->variable_until.value, r.variable);
     pg_atomic_write_u64(&s->explicit_until.value, r.explicit_sequential);
     pg_atomic_write_u64(&s->hot_until.value, r.hot_guid);
+    pg_atomic_write_u64(&s->hot_until.refill_at, r.hot_guid - Min(r.hot_guid, s->hot_step / 2));
     pg_atomic_write_u64(&s->hot_seconds_until.value, r.hot_seconds);
     for (uint32 i = 0; i < locality::kRunSlots; ++i) pg_atomic_write_u64(&s->run_until[i].value, r.runs[i]);
 }

@@ -60,13 +60,13 @@ TimeLineID current_timeline() {
 
 
 // Whether d, of a counter a clean stop closes, lies below its mark in m
-// less half a reservation (the margin of the fast path).
-bool below_closed_mark(const ReservedState &m, const locality::Draw &d) {
+// less half a reservation (the margin of the fast path, covered_ahead).
+bool below_closed_mark(SharedCounters *s, const ReservedState &m, const locality::Draw &d) {
     const uint64 margin = reservation_of(d) / 2;
     switch (d.counter) {
         case locality::Counter::variable: return d.position + margin < m.variable;
         case locality::Counter::explicit_sequential: return d.position + margin < m.explicit_sequential;
-        case locality::Counter::hot_guid: return d.position + margin < m.hot_guid;
+        case locality::Counter::hot_guid: return d.position + s->hot_step / 2 < m.hot_guid;
         default: return false;
     }
 }
@@ -81,7 +81,9 @@ void raise_mark(SharedCounters *s, const locality::Draw &d, ReservedState *next)
         case locality::Counter::explicit_sequential:
             next->explicit_sequential = Max(next->explicit_sequential, d.position + kReserve);
             break;
-        case locality::Counter::hot_guid: next->hot_guid = Max(next->hot_guid, d.position + kHotReserve); break;
+        case locality::Counter::hot_guid:
+            next->hot_guid = Max(next->hot_guid, d.position + hot_refill_step(s->hot_step));
+            break;
         case locality::Counter::hot_second: next->hot_seconds = Max(next->hot_seconds, d.position + kHotSecondsAhead); break;
         case locality::Counter::run: {
             next->runs[d.slot] = ((static_cast<uint64>(d.window) + 1) << 32) |
@@ -113,15 +115,21 @@ bool extend_reservation(SharedCounters *s, const locality::Draw &d) {
     // holds them, and a record of them (after the lineage, which the stop
     // left unlogged) opens them again, without a write a failing disk
     // would refuse.
-    const bool file_holds = s->stop_closed && below_closed_mark(next, d);
+    const bool file_holds = s->stop_closed && below_closed_mark(s, next, d);
     if (!file_holds) raise_mark(s, d, &next);
     stamp_cluster(&next);
     // The host's marks file after the state file, both before the WAL and
-    // the marks: a failover's lost record is then on this host's disk.
+    // the marks: a failover's lost record is then on this host's disk. Only
+    // for the counters the lineage places (a run's or a clock second's
+    // refill leaves their marks, which a first draw of each in this
+    // lifetime wrote, as they are).
+    const bool lineage_counter = d.counter == locality::Counter::variable ||
+                                 d.counter == locality::Counter::explicit_sequential ||
+                                 d.counter == locality::Counter::hot_guid;
     const char *failed = nullptr;  // the file whose write failed
     if (!file_holds && !write_marks(s, next))
         failed = kStateFile;
-    else if (!file_holds && host_marks_on() && !write_host_marks(next, s->lineage))
+    else if (!file_holds && lineage_counter && host_marks_on() && !write_host_marks(next, s->lineage, s->lifetime))
         failed = host_marks_path();
     if (failed != nullptr) {
         const bool host = failed != kStateFile;
@@ -146,6 +154,7 @@ bool extend_reservation(SharedCounters *s, const locality::Draw &d) {
         s->lineage_unlogged = false;
     }
     log_reservation(next);
+    if (d.counter == locality::Counter::hot_guid && !file_holds) s->hot_step = hot_refill_step(s->hot_step);
     publish(s, next);
     return true;
 }
@@ -168,7 +177,7 @@ __attribute__((noinline)) bool reserve_slow(SharedCounters *s, const locality::D
     if (covered(s, d)) {
         if (backing_off(s)) return true;
         if (!LWLockConditionalAcquire(s->lock, LW_EXCLUSIVE)) return true;  // someone is raising it
-        const bool ok = covered(s, d, reservation_of(d) / 2) || extend_reservation(s, d);
+        const bool ok = covered_ahead(s, d) || extend_reservation(s, d);
         LWLockRelease(s->lock);
         ConditionVariableBroadcast(&s->raised);
         return ok || covered(s, d);
@@ -185,7 +194,7 @@ __attribute__((noinline)) bool reserve_slow(SharedCounters *s, const locality::D
             break;
         }
         if (LWLockConditionalAcquire(s->lock, LW_EXCLUSIVE)) {
-            ok = covered(s, d, reservation_of(d) / 2) || extend_reservation(s, d);
+            ok = covered_ahead(s, d) || extend_reservation(s, d);
             LWLockRelease(s->lock);
             ConditionVariableBroadcast(&s->raised);
             ok = ok || covered(s, d);

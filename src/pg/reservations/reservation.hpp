@@ -32,16 +32,29 @@ namespace locality_pg {
 
 // Ids reserved per refill: about one file write and one WAL flush per 2^21
 // ids of a counter (and one per new 10-minute window); a restart skips at
-// most 2^22 of a counter. Hot Guid draws reserve 2^20: their counter field
-// is 24 bits, and ids for one given second differ only within 2^24 draws, so
-// a restart must not skip a large share of it.
+// most 2^22 of a counter.
 constexpr uint64 kReserve = 1 << 22;
+// Hot Guid draws: their counter field is 24 bits, and ids for one given
+// second differ only within 2^24 draws, so what a server reserves and
+// never draws must stay a small share of it. A leadership that ends
+// without a clean stop (a crash, a failover) leaves its last refill's
+// unused part behind (a member returning to lead continues above it:
+// lineage.hpp), so the refills grow with the draws: the first of a
+// server's lifetime or move reserves 2^12, each next one twice the last,
+// up to 2^20 (about one a second at a million a second). The unused part
+// is then at most about what the leadership drew, or 2^12.
+constexpr uint64 kHotFirstReserve = 1 << 12;
 constexpr uint64 kHotReserve = 1 << 20;
 // Seconds Hot Guids for the clock may open, reserved ahead: a refill about
 // once a second while they are made; after a restart, ids wait for (or, with
 // the clock further behind, refuse) at most these seconds.
 constexpr uint64 kHotSecondsAhead = 2;
 
+// What the next Hot Guid refill reserves after one of `last` (the caller
+// holds the lock).
+inline uint64 hot_refill_step(uint64 last) { return Min(Max(2 * last, kHotFirstReserve), kHotReserve); }
+
+// The most a refill of d's counter reserves (Hot Guid draws: as they grow).
 inline uint64 reservation_of(const locality::Draw &d) {
     switch (d.counter) {
         case locality::Counter::hot_guid: return kHotReserve;
@@ -77,6 +90,14 @@ inline bool covered(SharedCounters *s, const locality::Draw &d, uint64 margin = 
     return d.position + margin < reserved;
 }
 
+// Whether d lies so far below its mark that no refill is due yet: half a
+// reservation below it (for Hot Guid draws, half the last refill's, as
+// published in refill_at).
+inline bool covered_ahead(SharedCounters *s, const locality::Draw &d) {
+    if (d.counter == locality::Counter::hot_guid) return d.position < pg_atomic_read_u64(&s->hot_until.refill_at);
+    return covered(s, d, reservation_of(d) / 2);
+}
+
 // Raises d's mark ahead of need, or waits (interruptibly) for the backend
 // doing so; false (reservation_errno() says why) if the file could not be
 // written and d is not covered. Raises no ERROR of its own: a cancel while
@@ -95,7 +116,7 @@ struct SharedReservation {
         // the seconds bound after the second it found: a release moves both
         // back, the bound first.
         if (d.counter == locality::Counter::hot_second) pg_read_barrier();
-        return covered(counters, d, reservation_of(d) / 2) || reserve_slow(counters, d);
+        return covered_ahead(counters, d) || reserve_slow(counters, d);
     }
 };
 

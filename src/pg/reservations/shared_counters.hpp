@@ -17,12 +17,21 @@ struct alignas(64) Line {
     pg_atomic_uint64 value;
 };
 
+// The Hot Guid draw mark, and beside it on its line the draw from which a
+// refill is due (reservation.hpp, hot_refill_step): the draws' common case
+// reads that alone.
+struct alignas(64) HotMarkLine {
+    pg_atomic_uint64 value;
+    pg_atomic_uint64 refill_at;
+};
+
 struct SharedCounters {
     Line variable, explicit_sequential, hot_draws, hot_second, hot_opened;
     Line runs[locality::kRunSlots];
     // The reserved high-water marks (state_file.hpp): a draw below its mark
     // needs nothing more; the draw that reaches it raises the mark first.
-    Line variable_until, explicit_until, hot_until, hot_seconds_until;
+    Line variable_until, explicit_until, hot_seconds_until;
+    HotMarkLine hot_until;
     Line run_until[locality::kRunSlots];  // (window + 1) << 32 | ids reserved
     // Held (exclusive) while the marks are raised: the file, the WAL record
     // and the new marks in shared memory. Its release orders the marks for
@@ -75,6 +84,13 @@ struct SharedCounters {
     pg_atomic_uint64 write_retry_at;
     int write_errno;
     bool write_failed_host;  // that write was the host's marks file's (host_marks.hpp), not the state file's
+    // What the last Hot Guid refill reserved (reservation.hpp,
+    // hot_refill_step); under the lock.
+    uint64 hot_step;
+    // A random token of this start of the server (never 0): in its clean
+    // stop and its host's marks file, which then tell a later start's
+    // draws from the stopped one's (lineage_witness).
+    uint32 lifetime;
     // Where a window's run starts (below 2^24): the binding's, drawn when
     // the counters were bound here (dealign.hpp), so that servers that
     // share a node value by chance do not count through the same places.

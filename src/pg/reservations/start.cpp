@@ -207,8 +207,13 @@ void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fres
     s->stop_marks = ReservedState{};
     s->move_lineage[0] = '\0';
     for (Line *l : {&s->variable, &s->explicit_sequential, &s->hot_draws, &s->hot_second, &s->hot_opened,
-                    &s->variable_until, &s->explicit_until, &s->hot_until, &s->hot_seconds_until})
+                    &s->variable_until, &s->explicit_until, &s->hot_seconds_until})
         pg_atomic_init_u64(&l->value, 0);
+    pg_atomic_init_u64(&s->hot_until.value, 0);
+    pg_atomic_init_u64(&s->hot_until.refill_at, 0);
+    s->hot_step = 0;  // the first Hot Guid refill reserves kHotFirstReserve
+    do s->lifetime = strong_random_u32();
+    while (s->lifetime == 0);
     for (uint32 i = 0; i < locality::kRunSlots; ++i) {
         pg_atomic_init_u64(&s->runs[i].value, 0);
         pg_atomic_init_u64(&s->run_until[i].value, 0);

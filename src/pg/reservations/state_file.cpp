@@ -27,9 +27,10 @@ namespace {
 //   end
 //   lineage node 3 5 E0 E1 A0 A1  (lineage.hpp) active key, clock, where it entered, its arc then
 //   slot node 3 5 L0 S0 L1 S1     an identity: key, last active, where it left and its arc, per counter
-//                                 (" exact" after them: where it stopped cleanly;
+//                                 (" exact L" after them: where it stopped cleanly, L the
+//                                 stopping start's token;
 //                                 " exact host": where its host's marks file put it)
-//   stopped node T0 T1            the active identity stopped cleanly there (a standby's, replayed)
+//   stopped node T0 T1 L          the active identity stopped cleanly there, by start L (replayed)
 //   stop_record 123456            where that stop's WAL record begins
 //   lineage machine ...
 //   slot machine ...
@@ -57,17 +58,19 @@ int format_state(const ReservedState &s, char *buf, size_t size) {
 int format_table(const char *name, const locality::LineageTable &t, char *buf, size_t size) {
     int n = snprintf(buf, size, "lineage %s %" PRIu32 " %" PRIu32 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
                      name, t.active, t.clock, t.entered[0], t.entered[1], t.arc_at_entry[0], t.arc_at_entry[1]);
-    for (const locality::LineageSlot &slot : t.slots)
-        if (slot.key != 0)
-            n += snprintf(buf + n, size - n,
-                          "slot %s %" PRIu32 " %" PRIu32 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "%s\n", name,
-                          slot.key, slot.used, slot.last[0], slot.span[0], slot.last[1], slot.span[1],
-                          slot.exact == locality::kExactHostMarks ? " exact host"
-                          : slot.exact != 0                       ? " exact"
-                                                                  : "");
+    for (const locality::LineageSlot &slot : t.slots) {
+        if (slot.key == 0) continue;
+        n += snprintf(buf + n, size - n, "slot %s %" PRIu32 " %" PRIu32 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64,
+                      name, slot.key, slot.used, slot.last[0], slot.span[0], slot.last[1], slot.span[1]);
+        if (slot.exact == locality::kExactHostMarks)
+            n += snprintf(buf + n, size - n, " exact host");
+        else if (slot.exact != 0)
+            n += snprintf(buf + n, size - n, " exact %" PRIu32, slot.stopped_lifetime);
+        n += snprintf(buf + n, size - n, "\n");
+    }
     if (t.stopped != 0)
-        n += snprintf(buf + n, size - n, "stopped %s %" PRIu64 " %" PRIu64 "\n", name, t.stopped_at[0],
-                      t.stopped_at[1]);
+        n += snprintf(buf + n, size - n, "stopped %s %" PRIu64 " %" PRIu64 " %" PRIu32 "\n", name, t.stopped_at[0],
+                      t.stopped_at[1], t.stopped_lifetime);
     return n;
 }
 
@@ -111,19 +114,23 @@ bool parse_lineage_line(const char *line, locality::Lineage *l, int *slots_seen)
         slot.span[0] = v[1];
         slot.last[1] = v[2];
         slot.span[1] = v[3];
-        slot.exact = strcmp(line + consumed, " exact host\n") == 0 ? locality::kExactHostMarks
-                     : strncmp(line + consumed, " exact", 6) == 0    ? locality::kExactStop
-                                                                     : 0;
+        uint32_t lifetime = 0;
+        if (strcmp(line + consumed, " exact host\n") == 0)
+            slot.exact = locality::kExactHostMarks;
+        else if (sscanf(line + consumed, " exact %" SCNu32, &lifetime) == 1)
+            slot.exact = locality::kExactStop;
+        slot.stopped_lifetime = slot.exact == locality::kExactStop ? lifetime : 0;
         return true;
     }
     if (sscanf(line, "stop_record %" SCNu64, &v[0]) == 1) {
         l->stop_record = v[0];
         return true;
     }
-    if (sscanf(line, "stopped %15s %" SCNu64 " %" SCNu64, name, &v[0], &v[1]) == 3) {
+    if (sscanf(line, "stopped %15s %" SCNu64 " %" SCNu64 " %" SCNu32, name, &v[0], &v[1], &a) == 4) {
         t = strcmp(name, "node") == 0 ? &l->node : strcmp(name, "machine") == 0 ? &l->machine : nullptr;
         if (t == nullptr) return false;
         t->stopped = 1;
+        t->stopped_lifetime = a;
         t->stopped_at[0] = v[0];
         t->stopped_at[1] = v[1];
         return true;

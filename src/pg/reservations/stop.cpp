@@ -45,6 +45,7 @@ bool stop_counters(uint64 *node, uint64 *machine) {
     pg_atomic_write_u64(&s->variable_until.value, 0);
     pg_atomic_write_u64(&s->explicit_until.value, 0);
     pg_atomic_write_u64(&s->hot_until.value, 0);
+    pg_atomic_write_u64(&s->hot_until.refill_at, 0);  // (what the draws' common case reads)
     pg_memory_barrier();  // the closed marks before the counters are read (stop.hpp)
     node[0] = pg_atomic_read_u64(&s->variable.value);
     node[1] = pg_atomic_read_u64(&s->explicit_sequential.value);
@@ -54,8 +55,8 @@ bool stop_counters(uint64 *node, uint64 *machine) {
     // so nothing written later (the file, a record) carries it by mistake,
     // even if logging fails here.
     locality::Lineage stopped = s->lineage;
-    locality::lineage_stop(stopped.node, locality::kNodeCycles, node);
-    locality::lineage_stop(stopped.machine, locality::kMachineCycles, machine);
+    locality::lineage_stop(stopped.node, locality::kNodeCycles, node, s->lifetime);
+    locality::lineage_stop(stopped.machine, locality::kMachineCycles, machine, s->lifetime);
     // Flushed before the shutdown checkpoint, which the walsenders send
     // after it: a standby that has the checkpoint has the stop.
     log_lineage_flushed(stopped);
