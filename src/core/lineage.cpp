@@ -165,18 +165,26 @@ LineageWitness lineage_witness(LineageTable &t, const LineageCycles &c, std::uin
     LineageSlot *s = key != 0 && key != t.active ? find_slot(t, key) : nullptr;
     if (s == nullptr) return LineageWitness::not_returning;
     const bool stopped = s->exact == kExactStop;
+    // The file of the start that stopped: written before the stop, at or
+    // above it; the stop is the exact word.
     if (s->exact == kExactHostMarks || (stopped && lifetime == s->stopped_lifetime))
         return LineageWitness::already_exact;
-    for (int i = 0; i < c.count; ++i)
+    bool above = false;
+    for (int i = 0; i < c.count; ++i) {
         if (marks[i] < s->last[i]) return stopped ? LineageWitness::already_exact : LineageWitness::behind;
-    if (stopped && s->used != used) return LineageWitness::already_exact;
+        above = above || marks[i] > s->last[i];
+    }
+    if (stopped && !above) return LineageWitness::already_exact;  // nothing drawn past the stop
     for (int i = 0; i < c.count; ++i) {
         s->span[i] = min_u64(c.cycle[i], s->span[i] + min_u64(marks[i] - s->last[i], c.cycle[i]));
         s->last[i] = marks[i];
     }
-    if (s->used != used) return LineageWitness::raised;  // the gap kept, above the marks
-    s->exact = kExactHostMarks;
     s->stopped_lifetime = 0;
+    if (s->used != used) {  // the gap kept, above the marks
+        s->exact = 0;
+        return LineageWitness::raised;
+    }
+    s->exact = kExactHostMarks;
     return stopped ? LineageWitness::taken_after_stop : LineageWitness::taken;
 }
 

@@ -144,12 +144,13 @@ LineageMoveTaken lineage_move(LineageTable &t, const LineageCycles &c, std::uint
 // less than this history knows, and proves nothing. A clean stop the
 // lineage holds is exact, and lower (the counters, not the marks): kept,
 // unless the file is of a later start of its server (another lifetime
-// token, at or above the stop): that start drew past the stop, in WAL this
-// history never got (taken_after_stop). A file of another leadership and
-// above the lineage's word (a later leadership this history lost whole,
-// or an older one's file left behind: it cannot tell which) raises where
-// the identity left to its marks, and the return keeps its gap above them
-// (raised): never lower than without the file. Which it was:
+// token) and above the stop: that start drew past the stop, in WAL this
+// history never got (taken_after_stop, or raised if of another
+// leadership). A file of another leadership above the lineage's word (a
+// later leadership this history lost whole, or an older one's file left
+// behind: it cannot tell which) raises where the identity left to its
+// marks, and the return keeps its gap above them (raised): never lower
+// than without the file. Which it was:
 enum class LineageWitness : std::uint8_t {
     taken,
     taken_after_stop,

@@ -177,8 +177,8 @@ pgctl a start
 q a -c "CREATE EXTENSION locality_uuid"
 check "counter scope is the server" '[ "$(q a -c "SELECT locality_uuid_counter_scope()")" = server ]'
 # Every counter's next draw a little before a refill point (its first draw
-# refills to 2^22 ahead, 2^20 for Hot Guids; the next refills come every
-# half of that), so two refills after the base backup take about 2^21 ids.
+# refills to 2^22 ahead, 2^12 for Hot Guids, doubling to 2^20; the next
+# refills come every half of that), so two refills after the base backup take about 2^21 ids.
 q a -c "SELECT count(${KIND_SQL[1]}) + count(${KIND_SQL[3]}) + count(${KIND_SQL[5]})
         FROM generate_series(1, 4194304 - 4096)" >/dev/null
 q a -c "SELECT count(${KIND_SQL[7]}) FROM generate_series(1, 1048576 - 4096)" >/dev/null

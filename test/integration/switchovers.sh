@@ -329,6 +329,25 @@ host_mark=$(awk '$1 == "machine" { print $4 }' "$WORK/marks-h$leader/marks")
 file_mark=$(awk '$1 == "hot" { print $2 }' "$WORK/$leader/locality_uuid.state")
 check "... writable again: $made ids, the host's Hot Guid mark $host_mark the state file's $file_mark" \
   "[ $made = 2200000 ] && [ -n \"$host_mark\" ] && [ \"$host_mark\" = \"$file_mark\" ]"
+# The setting cleared and the leader restarted: the file its earlier
+# starts wrote is removed (it would no longer follow the ids, and a
+# history that lost their end could take it for it); set again, the
+# first refill writes it anew. (Each pg_rewind above brought the other
+# member's pointer, naming that host's file: left, or its returns would
+# have found no file.)
+marks=$WORK/marks-h$leader/marks
+echo "locality_uuid.host_marks_file = ''" >>"$WORK/$leader/postgresql.conf"
+pgctl "$leader" restart
+removed=$([ -e "$marks" ] && echo no || echo yes)
+check "the setting cleared, restarted: \"$marks\" removed ($removed), said at LOG, the pointer gone" \
+  "[ $removed = yes ] && grep -q 'LOG:  locality_uuid: removed \"$marks\", the host.s marks file of an earlier start' \"$WORK/$leader.log\" &&
+   [ ! -e \"$WORK/$leader/locality_uuid.host_marks\" ]"
+sed -i '$d' "$WORK/$leader/postgresql.conf"
+pgctl "$leader" restart
+q "$leader" -c "SELECT hot_guid(7, $FIXED) IS NOT NULL" >/dev/null
+check "... set again: written at the first refill, the pointer naming it" \
+  "[ -e \"$marks\" ] && grep -qx \"path $marks\" \"$WORK/$leader/locality_uuid.host_marks\""
+
 # Inside the data directory, or relative to it, the file would be
 # replaced by pg_rewind, a restore or a copy: refused.
 for path in marks "$WORK/$leader/marks"; do

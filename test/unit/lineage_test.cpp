@@ -564,10 +564,11 @@ TEST(Lineage, AHostsMarksOfTheLastLeadershipPlaceAReturnExactly) {
     const std::uint32_t again = lineage_find(d.t, 1)->used;
     const std::uint64_t marks[1] = {stopped + d.reserved};
     const std::uint64_t below[1] = {stopped - 1};
+    const std::uint64_t at_stop[1] = {stopped};
     EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 1, again, d.lifetime, marks), LineageWitness::already_exact);
-    EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 1, again + 1, d.lifetime + 1, marks),
-              LineageWitness::already_exact);  // another leadership's: the stop is this history's word
     EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 1, again, d.lifetime + 1, below), LineageWitness::already_exact);
+    EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 1, again + 1, d.lifetime + 1, at_stop),
+              LineageWitness::already_exact);  // nothing past the stop
     EXPECT_EQ(lineage_find(d.t, 1)->last[0], stopped);
     EXPECT_EQ(lineage_find(d.t, 1)->exact, kExactStop);
     EXPECT_EQ(lineage_find(d.t, 1)->stopped_lifetime, d.lifetime);
@@ -580,6 +581,22 @@ TEST(Lineage, AHostsMarksOfTheLastLeadershipPlaceAReturnExactly) {
     const std::uint64_t back_again = d.move(1);
     EXPECT_EQ(d.taken.exact, kExactHostMarks);
     EXPECT_EQ((back_again - later[0]) & (kHot - 1), 0u);
+    // A later leadership of 1's, after a clean stop, that this history
+    // lost whole (another start, another entry clock, above the stop):
+    // raised to its marks, the gap kept above them.
+    d.draw(10);
+    const std::uint64_t stopped_again = d.at;
+    d.stop();
+    d.move(2);
+    const std::uint32_t last_used = lineage_find(d.t, 1)->used;
+    const std::uint64_t lost[1] = {stopped_again + kHot / 8};
+    EXPECT_EQ(lineage_witness(d.t, kMachineCycles, 1, last_used + 5, d.lifetime + 2, lost), LineageWitness::raised);
+    EXPECT_EQ(lineage_find(d.t, 1)->exact, 0u);
+    const std::uint64_t above_lost = d.move(1);
+    EXPECT_EQ(d.taken.exact, 0u);
+    const std::uint64_t gap = (above_lost - lost[0]) & (kHot - 1);
+    EXPECT_GE(gap, kHot / 16);
+    EXPECT_LT(gap, kHot / 8);
 }
 
 // Returns after failovers (each leadership's end unknown to the next

@@ -4,6 +4,8 @@
 #include <cinttypes>
 #include <cstring>
 
+#include <unistd.h>
+
 extern "C" {
 #include "access/xlog.h"  // GetSystemIdentifier
 #include "storage/fd.h"     // AllocateFile
@@ -30,7 +32,69 @@ uint32 active_used(const locality::LineageTable &t) {
     return s != nullptr ? s->used : 0;
 }
 
+// The pointer file (kHostMarksPointer): the host and the path; false if
+// there is none or it cannot be parsed.
+bool read_pointer(char *host, size_t host_size, char *path, size_t path_size) {
+    FILE *f = AllocateFile(kHostMarksPointer, "r");
+    if (f == nullptr) return false;
+    char line[MAXPGPATH + 16];
+    bool header = false, have_host = false, have_path = false;
+    while (fgets(line, sizeof line, f) != nullptr) {
+        line[strcspn(line, "\n")] = '\0';
+        if (!header) {
+            header = strcmp(line, "locality_uuid host marks file 1") == 0;
+            if (!header) break;
+        } else if (strncmp(line, "host ", 5) == 0) {
+            have_host = strlcpy(host, line + 5, host_size) < host_size;
+        } else if (strncmp(line, "path ", 5) == 0) {
+            have_path = strlcpy(path, line + 5, path_size) < path_size;
+        }
+    }
+    const bool read = close_after_reading(f);
+    return read && header && have_host && have_path;
+}
+
 }  // namespace
+
+void settle_host_marks_at_start() {
+    if (PG_VERSION_NUM < 150000) return;
+    Binding now;
+    current_binding(&now);
+    if (now.host[0] == '\0') return;  // this host unknown: its pointer cannot be told from a copy's
+    char host[64], path[MAXPGPATH];
+    if (read_pointer(host, sizeof host, path, sizeof path) && strcmp(host, now.host) == 0 &&
+        strcmp(path, host_marks_path()) != 0) {
+        if (unlink(path) == 0) {
+            sync_directory_of(path);
+            ereport(LOG, (errmsg("locality_uuid: removed \"%s\", the host's marks file of an earlier start", path),
+                          errdetail("locality_uuid.host_marks_file is now \"%s\": the file would no longer follow "
+                                    "this server's ids, and a history that lost the end of its leadership could "
+                                    "take it for where they end.",
+                                    host_marks_path())));
+        } else if (errno != ENOENT) {
+            ereport(WARNING, (errcode_for_file_access(),
+                              errmsg("locality_uuid: could not remove \"%s\", the host's marks file of an earlier "
+                                     "start: %m",
+                                     path),
+                              errdetail("locality_uuid.host_marks_file is now \"%s\": the file no longer follows "
+                                        "this server's ids.",
+                                        host_marks_path()),
+                              errhint("Remove it by hand before this server leads again after a failover.")));
+        }
+    }
+    if (!host_marks_on()) {
+        if (unlink(kHostMarksPointer) == 0) sync_data_directory();
+        return;
+    }
+    char buf[MAXPGPATH + 128];
+    const int len = snprintf(buf, sizeof buf, "locality_uuid host marks file 1\nhost %s\npath %s\n", now.host,
+                             host_marks_path());
+    if (!write_text_durably("locality_uuid.host_marks.tmp", kHostMarksPointer, buf, len, sizeof buf))
+        ereport(LOG, (errcode_for_file_access(),
+                      errmsg("locality_uuid: could not write \"%s\": %m", kHostMarksPointer),
+                      errdetail("A later start with another locality_uuid.host_marks_file will not remove \"%s\".",
+                                host_marks_path())));
+}
 
 bool host_marks_on() {
     return PG_VERSION_NUM >= 150000 && setting_host_marks_file != nullptr && setting_host_marks_file[0] != '\0';

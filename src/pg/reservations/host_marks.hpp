@@ -23,6 +23,7 @@
 #include "pg_boundary.hpp"
 
 #include "lineage.hpp"
+#include "binding.hpp"
 #include "reservations/state_file.hpp"
 
 namespace locality_pg {
@@ -51,6 +52,18 @@ struct HostMarks {
     uint64 marks[2][locality::kLineageCounters];
 };
 enum class HostMarksRead : uint8 { ok, missing, unreadable, corrupt, elsewhere };
+
+// At the postmaster's start: a host's marks file an earlier start of this
+// server on this host wrote, at a path the setting no longer names (set
+// empty or elsewhere), is removed before any id. Such a start's draws do
+// not reach it, so it would fall behind them while a history that lost
+// them could find it at or above its own word and take it for their end.
+// The path in use is kept, with the host's identity, in the data
+// directory (kHostMarksPointer): a pointer that pg_rewind or a copy brought
+// from another host names that host's file, not this one's, and is left.
+void settle_host_marks_at_start();
+
+constexpr const char *kHostMarksPointer = "locality_uuid.host_marks";
 
 // Reads the file; `elsewhere`: written by another cluster or data
 // directory. Raises no ERROR; errno set for `unreadable`.

@@ -21,6 +21,7 @@ extern "C" {
 #include "reservations/reservation.hpp"
 #include "reservations/restore_steps.hpp"
 #include "strong_random.hpp"
+#include "reservations/host_marks.hpp"
 #include "wall_clock.hpp"
 
 namespace locality_pg {
@@ -219,6 +220,7 @@ void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fres
         pg_atomic_init_u64(&s->run_until[i].value, 0);
     }
     read_binding_at_start(s);
+    settle_host_marks_at_start();
     if (load_state(s, fresh, /* late */ false) || s->doubt != StateDoubt::none) return;
     const int read_errno = s->unreadable_errno;  // 0: the file is corrupt
     // Whatever is put there later waits for a superuser, across restarts too.

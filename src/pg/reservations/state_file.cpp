@@ -114,10 +114,10 @@ bool parse_lineage_line(const char *line, locality::Lineage *l, int *slots_seen)
         slot.span[0] = v[1];
         slot.last[1] = v[2];
         slot.span[1] = v[3];
-        uint32_t lifetime = 0;
+        uint32_t lifetime = 0;  // (" exact" alone: a file of before the token, 0)
         if (strcmp(line + consumed, " exact host\n") == 0)
             slot.exact = locality::kExactHostMarks;
-        else if (sscanf(line + consumed, " exact %" SCNu32, &lifetime) == 1)
+        else if (sscanf(line + consumed, " exact %" SCNu32, &lifetime) == 1 || strcmp(line + consumed, " exact\n") == 0)
             slot.exact = locality::kExactStop;
         slot.stopped_lifetime = slot.exact == locality::kExactStop ? lifetime : 0;
         return true;
@@ -126,7 +126,8 @@ bool parse_lineage_line(const char *line, locality::Lineage *l, int *slots_seen)
         l->stop_record = v[0];
         return true;
     }
-    if (sscanf(line, "stopped %15s %" SCNu64 " %" SCNu64 " %" SCNu32, name, &v[0], &v[1], &a) == 4) {
+    a = 0;  // (no token: a file of before it)
+    if (sscanf(line, "stopped %15s %" SCNu64 " %" SCNu64 " %" SCNu32, name, &v[0], &v[1], &a) >= 3) {
         t = strcmp(name, "node") == 0 ? &l->node : strcmp(name, "machine") == 0 ? &l->machine : nullptr;
         if (t == nullptr) return false;
         t->stopped = 1;
