@@ -23,8 +23,8 @@ WHERE name LIKE 'locality_uuid.%'
                    'locality_uuid.host_identity_file', 'locality_uuid.require_node_id',
                    'locality_uuid.registry', 'locality_uuid.registry_owner',
                    'locality_uuid.host_marks_file') ORDER BY name;
--- Leases' settings (empty: no leases) and the host's marks file (empty:
--- none), without their context.
+-- Leases' settings (empty: no leases) and the host's marks file (auto:
+-- beside the data directory), without their context.
 SELECT name, setting, vartype FROM pg_settings
 WHERE name IN ('locality_uuid.registry', 'locality_uuid.registry_owner', 'locality_uuid.host_marks_file')
 ORDER BY name;

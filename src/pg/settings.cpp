@@ -61,7 +61,7 @@ bool check_registry(char **value, void **, GucSource) {
 // directory (which a copy, a restore and pg_rewind carry or replace: the
 // file is this host's word, and must outlive them).
 bool check_host_marks_file(char **value, void **, GucSource) {
-    if (*value == nullptr || (*value)[0] == '\0') return true;
+    if (*value == nullptr || (*value)[0] == '\0' || strcmp(*value, "auto") == 0) return true;
     // Compared canonical ("//", "/./", "/x/.." folded; symbolic links are
     // not followed), with room for the temporary name beside it.
     char path[MAXPGPATH], data[MAXPGPATH] = "";
@@ -77,8 +77,9 @@ bool check_host_marks_file(char **value, void **, GucSource) {
         !(dir > 0 && strncmp(path, data, dir) == 0 && (path[dir] == '/' || path[dir] == '\0')))
         return true;
     GUC_check_errmsg("invalid value for parameter \"%s\": \"%s\"", "locality_uuid.host_marks_file", *value);
-    GUC_check_errdetail("The host's marks file must be an absolute path outside the data directory, shorter than "
-                        "%d bytes: a copy, a restore or pg_rewind replaces the data directory's files.",
+    GUC_check_errdetail("The host's marks file must be \"auto\", empty, or an absolute path outside the data "
+                        "directory, shorter than %d bytes: a copy, a restore or pg_rewind replaces the data "
+                        "directory's files.",
                         MAXPGPATH - 24);
     return false;
 }
@@ -184,10 +185,11 @@ void define_each_setting() {
     DefineCustomStringVariable(
         "locality_uuid.host_marks_file",
         "File outside the data directory where this host keeps the counters' reserved marks (PostgreSQL 15+).",
-        "Empty: none. Set (an absolute path in a directory the server may write, one per server): every refill "
-        "writes it before its ids, and a member that leads again after a failover continues exactly above "
+        "auto: beside the data directory, as DATA_DIRECTORY.locality_uuid_marks (given up, at LOG, if it cannot be "
+        "written there); an absolute path: there, and ids fail while it cannot be written; empty: none. Every "
+        "refill writes it before its ids, and a member that leads again after a failover continues exactly above "
         "them (doc/guarantees.md).",
-        &setting_host_marks_file, "", process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP,
+        &setting_host_marks_file, "auto", process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP,
         GUC_SUPERUSER_ONLY, check_host_marks_file, nullptr, nullptr);
 
     // Fleets enforce assigned node values at deployment, never at failover.

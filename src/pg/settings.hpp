@@ -10,7 +10,7 @@ extern int setting_node_id;          // locality_uuid.node_id, -1 = detect from 
 extern bool setting_shared_counter;  // locality_uuid.shared_counter
 extern char *setting_machine_name;   // locality_uuid.machine_name, '' = host name
 extern int setting_wal_rmgr_id;      // locality_uuid.wal_resource_manager_id (PostgreSQL 15+)
-extern char *setting_host_marks_file;  // locality_uuid.host_marks_file, '' = none (reservations/host_marks.hpp)
+extern char *setting_host_marks_file;  // locality_uuid.host_marks_file: "auto", a path, '' = none (reservations/host_marks.hpp)
 extern char *setting_host_identity_file;  // locality_uuid.host_identity_file, '' = machine id and host name
 extern bool setting_require_node_id;      // locality_uuid.require_node_id
 extern char *setting_registry;            // locality_uuid.registry, '' = no leases

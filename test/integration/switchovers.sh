@@ -348,13 +348,42 @@ q "$leader" -c "SELECT hot_guid(7, $FIXED) IS NOT NULL" >/dev/null
 check "... set again: written at the first refill, the pointer naming it" \
   "[ -e \"$marks\" ] && grep -qx \"path $marks\" \"$WORK/$leader/locality_uuid.host_marks\""
 
+# "auto", the default: beside the data directory (the explicit file
+# removed, as changed); where it cannot be written there, given up at LOG
+# and removed, and ids go on (a member leading again after a failover
+# then skips the gap, as without the file).
+beside=$WORK/$leader.locality_uuid_marks
+echo "locality_uuid.host_marks_file = 'auto'" >>"$WORK/$leader/postgresql.conf"
+pgctl "$leader" restart
+q "$leader" -c "SELECT hot_guid(7, $FIXED) IS NOT NULL" >/dev/null
+check "auto: written beside the data directory ($beside, machine line: $(grep '^machine' "$beside" 2>/dev/null)), the explicit file removed" \
+  "[ -e \"$beside\" ] && [ ! -e \"$marks\" ] && grep -qx \"path $beside\" \"$WORK/$leader/locality_uuid.host_marks\""
+pgctl "$leader" restart
+rm -f "$beside"
+chmod 555 "$WORK"
+made=$(q "$leader" -c "SELECT count(hot_guid(7, $FIXED)) FROM generate_series(1, 2200000)" 2>&1 || true)
+chmod 755 "$WORK"
+check "... the data directory's parent unwritable: $made ids all the same, the file given up at LOG, not there" \
+  "[ \"$made\" = 2200000 ] && [ ! -e \"$beside\" ] &&
+   grep -q 'LOG:  locality_uuid: gave up the host.s marks file \"$beside\": Permission denied' \"$WORK/$leader.log\""
+
+# A server on the same host whose note names another server's file (a
+# base backup taken from a sibling on this host): never removes it (its
+# cluster's, but another data directory's).
+sed -i "s|^path .*|path $beside|" "$WORK/$standby/locality_uuid.host_marks"
+pgctl "$leader" restart  # (given up until a start: written again at its first refill)
+q "$leader" -c "SELECT hot_guid(7, $FIXED) IS NOT NULL" >/dev/null
+pgctl "$standby" restart
+check "a note naming a sibling's file on the same host: \"$beside\" left ($([ -e "$beside" ] && echo yes || echo no))" \
+  "[ -e \"$beside\" ] && ! grep -q 'removed \"$beside\"' \"$WORK/$standby.log\""
+
 # Inside the data directory, or relative to it, the file would be
 # replaced by pg_rewind, a restore or a copy: refused.
 for path in marks "$WORK/$leader/marks"; do
   err=$(q "$leader" -c "ALTER SYSTEM SET locality_uuid.host_marks_file = '$path'" 2>&1 || true)
   check "locality_uuid.host_marks_file = '$path' refused: ${err:0:120}" \
     "grep -q 'invalid value for parameter \"locality_uuid.host_marks_file\": \"$path\"' <<<\"\$err\" &&
-     grep -q 'DETAIL:  The host.s marks file must be an absolute path outside the data directory' <<<\"\$err\""
+     grep -q 'DETAIL:  The host.s marks file must be .auto., empty, or an absolute path outside the data directory' <<<\"\$err\""
 done
 
 echo

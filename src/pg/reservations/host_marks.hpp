@@ -32,8 +32,13 @@ namespace locality_pg {
 // placed by the lineage).
 bool host_marks_on();
 
-// The file's path (the setting).
+// The file's path: the setting's, or for "auto" (the default) beside the
+// data directory, DATA_DIRECTORY.locality_uuid_marks.
 const char *host_marks_path();
+
+// Whether the setting is "auto": a file that cannot be written there is
+// given up (removed) rather than failing ids (reservation.cpp).
+bool host_marks_auto();
 
 // The active identities' marks in `marks` and entry clocks in l, and this
 // start's token `lifetime`, written
@@ -60,7 +65,10 @@ enum class HostMarksRead : uint8 { ok, missing, unreadable, corrupt, elsewhere }
 // them could find it at or above its own word and take it for their end.
 // The path in use is kept, with the host's identity, in the data
 // directory (kHostMarksPointer): a pointer that pg_rewind or a copy brought
-// from another host names that host's file, not this one's, and is left.
+// from another host names that host's file, not this one's, and is left;
+// a file of another cluster or data directory (a sibling server on this
+// host) is never removed; one that could not be removed, or whose
+// directory is missing (a volume not mounted), is tried at every start.
 void settle_host_marks_at_start();
 
 constexpr const char *kHostMarksPointer = "locality_uuid.host_marks";
@@ -68,5 +76,7 @@ constexpr const char *kHostMarksPointer = "locality_uuid.host_marks";
 // Reads the file; `elsewhere`: written by another cluster or data
 // directory. Raises no ERROR; errno set for `unreadable`.
 HostMarksRead read_host_marks(HostMarks *out);
+// ... at another path (an earlier start's file).
+HostMarksRead read_host_marks_at(const char *path, HostMarks *out);
 
 }  // namespace locality_pg

@@ -3,6 +3,8 @@
 #include <cerrno>
 #include <ctime>
 
+#include <unistd.h>
+
 extern "C" {
 #include "access/xlog.h"
 #if PG_VERSION_NUM >= 140000
@@ -10,6 +12,7 @@ extern "C" {
 #endif
 }
 
+#include "durable_file.hpp"
 #include "generator.hpp"
 #include "reservations/host_marks.hpp"
 #include "reservations/marks.hpp"
@@ -71,6 +74,32 @@ bool below_closed_mark(SharedCounters *s, const ReservedState &m, const locality
     }
 }
 
+// After a failed write of the host's marks file at "auto" (beside the data
+// directory, where nobody chose to put it): the file removed, so that no
+// return takes what it held for the end of this lifetime's ids, and not
+// written again in this lifetime; true. False (errno the write's) if the
+// setting names a path, or the file is there and cannot be removed: ids
+// past the marks then fail, as for the state file.
+bool give_up_host_marks(SharedCounters *s) {
+    const int write_errno = errno;
+    if (!host_marks_auto()) return false;
+    if (unlink(host_marks_path()) != 0 && errno != ENOENT) {
+        errno = write_errno;
+        return false;
+    }
+    sync_directory_of(host_marks_path());
+    s->host_marks_given_up = true;
+    errno = write_errno;
+    ereport(LOG, (errcode_for_file_access(),
+                  errmsg("locality_uuid: gave up the host's marks file \"%s\": %m", host_marks_path()),
+                  errdetail("locality_uuid.host_marks_file is \"auto\" and the file could not be written beside the "
+                            "data directory: until the next start, a member that leads again after a failover "
+                            "skips 1/16 to 1/8 of each counter's cycle above what its history knows."),
+                  errhint("Make the data directory's parent writable by the server, or set "
+                          "locality_uuid.host_marks_file to a path it may write.")));
+    return true;
+}
+
 // d's mark raised in *next to d + its reservation, never lowered: a draw
 // reaches the slow path below its mark too, when a clean stop closed the
 // marks (stop.hpp), from a block of Locality draws a backend took long
@@ -129,7 +158,8 @@ bool extend_reservation(SharedCounters *s, const locality::Draw &d) {
     const char *failed = nullptr;  // the file whose write failed
     if (!file_holds && !write_marks(s, next))
         failed = kStateFile;
-    else if (!file_holds && lineage_counter && host_marks_on() && !write_host_marks(next, s->lineage, s->lifetime))
+    else if (!file_holds && lineage_counter && host_marks_on() && !s->host_marks_given_up &&
+             !write_host_marks(next, s->lineage, s->lifetime) && !give_up_host_marks(s))
         failed = host_marks_path();
     if (failed != nullptr) {
         const bool host = failed != kStateFile;

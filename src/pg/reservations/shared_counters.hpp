@@ -84,6 +84,9 @@ struct SharedCounters {
     pg_atomic_uint64 write_retry_at;
     int write_errno;
     bool write_failed_host;  // that write was the host's marks file's (host_marks.hpp), not the state file's
+    // The host's marks file at "auto" could not be written and was removed
+    // (or never was): not written again in this lifetime. Under the lock.
+    bool host_marks_given_up;
     // What the last Hot Guid refill reserved (reservation.hpp,
     // hot_refill_step); under the lock.
     uint64 hot_step;

@@ -213,6 +213,7 @@ void restore_counters(SharedCounters *s, LWLock *lock, const FreshCounters &fres
     pg_atomic_init_u64(&s->hot_until.value, 0);
     pg_atomic_init_u64(&s->hot_until.refill_at, 0);
     s->hot_step = 0;  // the first Hot Guid refill reserves kHotFirstReserve
+    s->host_marks_given_up = false;
     do s->lifetime = strong_random_u32();
     while (s->lifetime == 0);
     for (uint32 i = 0; i < locality::kRunSlots; ++i) {
