@@ -177,7 +177,7 @@ uninstall-cli:
 SQL_EDITION_DIR = locality_uuid_sql
 SQL_EDITION_FILL = locality_uuid_sql_fill.sql
 SQL_EDITION_SOURCES = $(addprefix $(SOURCE_DIR)/src/sql/,uuid_v1.sql md5.sql encode.sql readers.sql hot_guid_readers.sql \
-	counters.sql node.sql generators.sql admin.sql retired.sql) $(SQL_EDITION_FILL)
+	counters.sql node.sql generators.sql admin.sql privileges.sql retired.sql) $(SQL_EDITION_FILL)
 SQL_EDITION_TOOLS = $(addprefix $(SOURCE_DIR)/src/sql/,signatures.sh install_check.sh)
 # The SQL edition's own version: it moves when src/sql changes, not with the
 # library. make_install.sh checks META.json against it; sql_edition_moves.sh

@@ -7,29 +7,25 @@
 -- places used and places left of its 2^31 (a run starts at the run start,
 -- locality_uuid_run_start, so used plus left is 2^31 less the places it
 -- skipped; place 0 is the taker's; a closed run counts as full).
--- pg_sequence_last_value needs only USAGE on the sequence; a role without
--- it gets NULL counts (PostgreSQL 18 would answer NULL as "never drawn",
--- that is 0). PARALLEL UNSAFE: it reads sequences.
+-- SECURITY DEFINER: the runs are in the private schema; the right to call
+-- it is the makers' (EXECUTE, privileges.sql), whom it tells how many ids
+-- they drew. PARALLEL UNSAFE: it reads sequences.
 CREATE OR REPLACE FUNCTION locality_uuid_window_usage(
         OUT window_start pg_catalog.timestamptz, OUT window_end pg_catalog.timestamptz,
         OUT ids_drawn pg_catalog.int8, OUT ids_left pg_catalog.int8)
     RETURNS pg_catalog.record
-    LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE AS $$
+    LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 SELECT @extschema@.locality_uuid_from_unix_micros((w OPERATOR(pg_catalog.*) 600000000)),
        @extschema@.locality_uuid_from_unix_micros(((w OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog.*) 600000000)),
-       -- (used and start are NULL together; GREATEST skips NULLs.)
-       CASE WHEN used IS NOT NULL THEN GREATEST((used OPERATOR(pg_catalog.-) start), 0) END,
+       GREATEST((used OPERATOR(pg_catalog.-) start), 0),
        (2147483648 OPERATOR(pg_catalog.-) GREATEST(used, start))
--- Without USAGE on either sequence, both NULL: no count from the other alone.
-FROM (SELECT w, CASE WHEN v IS NULL OR start IS NULL THEN NULL
-                     WHEN ((v OPERATOR(pg_catalog.>>) 32) OPERATOR(pg_catalog.=) (w OPERATOR(pg_catalog.+) 1))
+-- (pg_sequence_last_value is NULL for a sequence never drawn: 0.)
+FROM (SELECT w, CASE WHEN ((v OPERATOR(pg_catalog.>>) 32) OPERATOR(pg_catalog.=) (w OPERATOR(pg_catalog.+) 1))
                      THEN LEAST(((v OPERATOR(pg_catalog.&) 4294967295) OPERATOR(pg_catalog.+) 1), 2147483648) ELSE 0 END AS used,
-             CASE WHEN v IS NULL THEN NULL ELSE start END AS start
-      FROM (SELECT w, CASE WHEN pg_catalog.has_sequence_privilege(run, 'USAGE,SELECT')
-                           THEN coalesce(pg_catalog.pg_sequence_last_value(run), 0) END AS v,
-                   CASE WHEN pg_catalog.has_sequence_privilege('@extschema@.locality_uuid_run_start', 'USAGE,SELECT')
-                        THEN (coalesce(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_run_start'), 0)
-                              OPERATOR(pg_catalog.&) 16777215::pg_catalog.int8) END AS start
+             start
+      FROM (SELECT w, coalesce(pg_catalog.pg_sequence_last_value(run), 0) AS v,
+                   (coalesce(pg_catalog.pg_sequence_last_value('@extschema@_private.locality_uuid_run_start'), 0)
+                    OPERATOR(pg_catalog.&) 16777215::pg_catalog.int8) AS start
             FROM (SELECT w, (@extschema@.locality_uuid_runs())[(pg_catalog.mod(w, 64::pg_catalog.int8)::pg_catalog.int4 OPERATOR(pg_catalog.+) 1)] AS run
                   FROM (SELECT (@extschema@.locality_uuid_unix_micros(pg_catalog.clock_timestamp()) OPERATOR(pg_catalog./) 600000000) AS w) clock) r) slot) usage
 $$;
@@ -53,15 +49,17 @@ CREATE OR REPLACE FUNCTION locality_uuid_release_future_windows(
     LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
     SET search_path = pg_catalog, pg_temp SET lock_timeout = '10s' SET datestyle = 'ISO, MDY' SET timezone = 'UTC' AS $$
 DECLARE
-    runs pg_catalog.regclass[] := @extschema@.locality_uuid_runs();
+    runs pg_catalog.regclass[];
     now_w pg_catalog.int8;
     held pg_catalog.int8;
     closed pg_catalog.int8;
     released pg_catalog.int8[] := '{}';
 BEGIN
     PERFORM @extschema@.locality_uuid_require_owner('locality_uuid_release_future_windows');
+    -- (After the check: the runs' names resolve only for the owner.)
+    runs := @extschema@.locality_uuid_runs();
     BEGIN
-        LOCK TABLE @extschema@.locality_uuid_lock IN SHARE UPDATE EXCLUSIVE MODE;
+        LOCK TABLE @extschema@_private.locality_uuid_lock IN SHARE UPDATE EXCLUSIVE MODE;
         now_w := @extschema@.locality_uuid_unix_micros(pg_catalog.clock_timestamp()) / 600000000;
         FOR slot IN 0..63 LOOP
             held := (coalesce(pg_catalog.pg_sequence_last_value(runs[slot + 1]), 0) >> 32) - 1;
@@ -105,12 +103,12 @@ DECLARE
     v pg_catalog.int8;
 BEGIN
     PERFORM @extschema@.locality_uuid_require_owner('locality_uuid_counters');
-    SELECT s.last_value + s.is_called::pg_catalog.int4 INTO v FROM @extschema@.locality_uuid_variable_seq s;
+    SELECT s.last_value + s.is_called::pg_catalog.int4 INTO v FROM @extschema@_private.locality_uuid_variable_seq s;
     variable_next := (@extschema@.locality_uuid_variable_start() + ((v + 1) & 4294967295) * 198491317) & 4294967295;
     SELECT (s.last_value + s.is_called::pg_catalog.int4) & 2147483647::pg_catalog.int8 INTO given_time_next
-    FROM @extschema@.locality_uuid_at_seq s;
+    FROM @extschema@_private.locality_uuid_at_seq s;
     SELECT (s.last_value + s.is_called::pg_catalog.int4) & 16777215::pg_catalog.int8 INTO hot_next
-    FROM @extschema@.locality_uuid_hot_seq s;
+    FROM @extschema@_private.locality_uuid_hot_seq s;
     run_window := @extschema@.locality_uuid_unix_micros(pg_catalog.clock_timestamp()) / 600000000;
     v := coalesce(pg_catalog.pg_sequence_last_value((@extschema@.locality_uuid_runs())[pg_catalog.mod(run_window, 64::pg_catalog.int8)::pg_catalog.int4 + 1]), 0);
     run_next := CASE WHEN v >> 32 = run_window + 1 THEN LEAST((v & 4294967295) + 1, 2147483648) ELSE 0 END;
@@ -145,20 +143,20 @@ BEGIN
             DETAIL = 'variable_next is 32 bits, given_time_next 31, hot_next 24; run_window is a window up to the clock''s, run_next a place, 0 to 2147483648.';
     END IF;
     BEGIN
-        LOCK TABLE @extschema@.locality_uuid_lock IN SHARE UPDATE EXCLUSIVE MODE;
+        LOCK TABLE @extschema@_private.locality_uuid_lock IN SHARE UPDATE EXCLUSIVE MODE;
         -- Variable mode: draw n makes start + (n + 1) * step, so the draw
         -- that makes variable_next has n + 1 = (variable_next - start) *
         -- step^-1 mod 2^32 (step^-1 = 3127333277; the product in 16-bit
         -- halves, as int8 holds no 64-bit product).
-        SELECT s.last_value + s.is_called::pg_catalog.int4 INTO n FROM @extschema@.locality_uuid_variable_seq s;
+        SELECT s.last_value + s.is_called::pg_catalog.int4 INTO n FROM @extschema@_private.locality_uuid_variable_seq s;
         k := (variable_next - @extschema@.locality_uuid_variable_start() + 4294967296) & 4294967295;
         k := ((k * 20893::pg_catalog.int8) + (((k * 47719::pg_catalog.int8) & 65535::pg_catalog.int8) << 16)) & 4294967295;
         k := (k - 1) & 4294967295;  -- that draw's n mod 2^32
-        PERFORM pg_catalog.setval('@extschema@.locality_uuid_variable_seq', n + ((k - n) & 4294967295), false);
-        SELECT s.last_value + s.is_called::pg_catalog.int4 INTO n FROM @extschema@.locality_uuid_at_seq s;
-        PERFORM pg_catalog.setval('@extschema@.locality_uuid_at_seq', n + ((given_time_next - n) & 2147483647::pg_catalog.int8), false);
-        SELECT s.last_value + s.is_called::pg_catalog.int4 INTO n FROM @extschema@.locality_uuid_hot_seq s;
-        PERFORM pg_catalog.setval('@extschema@.locality_uuid_hot_seq', n + ((hot_next - n) & 16777215::pg_catalog.int8), false);
+        PERFORM pg_catalog.setval('@extschema@_private.locality_uuid_variable_seq', n + ((k - n) & 4294967295), false);
+        SELECT s.last_value + s.is_called::pg_catalog.int4 INTO n FROM @extschema@_private.locality_uuid_at_seq s;
+        PERFORM pg_catalog.setval('@extschema@_private.locality_uuid_at_seq', n + ((given_time_next - n) & 2147483647::pg_catalog.int8), false);
+        SELECT s.last_value + s.is_called::pg_catalog.int4 INTO n FROM @extschema@_private.locality_uuid_hot_seq s;
+        PERFORM pg_catalog.setval('@extschema@_private.locality_uuid_hot_seq', n + ((hot_next - n) & 16777215::pg_catalog.int8), false);
         IF run_next > 0 THEN
             run := (@extschema@.locality_uuid_runs())[pg_catalog.mod(run_window, 64::pg_catalog.int8)::pg_catalog.int4 + 1];
             v := coalesce(pg_catalog.pg_sequence_last_value(run), 0);

@@ -26,11 +26,10 @@
 -- where the counters were last bound (locality_uuid_home_system,
 -- _database and _timeline: a copy of the database elsewhere, or a new
 -- timeline, moves its counters, node.sql; 0: not bound yet) and the run
--- start. Roles that make ids hold USAGE on the schema's sequences (a
--- blanket GRANT USAGE ON ALL SEQUENCES reaches these four too), and
--- nextval would change a value: each of the four increments by 2^63 - 1
--- up to 2^63 - 2, so that nextval past any value it holds fails, and
--- only setval (the owner's) changes it.
+-- start. Only the owner may draw from them (below), but a nextval by
+-- hand, or by a role a later grant let in, would change a value: each of
+-- the four increments by 2^63 - 1 up to 2^63 - 2, so that nextval past
+-- any value it holds fails, and only setval changes it.
 --
 -- The session's own cache is one more such sequence, read with currval
 -- (a session's currval is its own, and set only by its own nextval or
@@ -41,19 +40,39 @@
 -- else: a setting would be any session's (or a pooled connection's
 -- previous client's) to forge.
 --
--- Every object here is created by the installing role itself (the install
+-- Every object here lives in the edition's private schema,
+-- @extschema@_private, which no role but the edition's owner may use: a
+-- role that cannot name a relation can hold no lock on it, not even the
+-- ones PostgreSQL takes at parse time without a privilege check
+-- (PREPARE p AS SELECT ... FOR UPDATE), nor queue a strong request behind
+-- such a hold that every later request would wait for. Roles make ids
+-- through the makers (SECURITY DEFINER, generators.sql), never by nextval:
+-- the right to make ids is EXECUTE on them (privileges.sql).
+--
+-- Each object is created by the installing role itself (the install
 -- refuses a schema where another role owns anything or may create, and any
--- object of these names it does not own: install_check.sh), and starts
--- with no privilege for any other role, whatever default privileges say:
--- the README's grants are the only ones.
+-- object of these names it does not own: install_check.sh) and holds no
+-- privilege for any other role, whatever default privileges say
+-- (privileges.sql revokes every one at every run). An install of 1.4 or
+-- before kept them in @extschema@ itself: they move here with their values
+-- (ALTER ... SET SCHEMA keeps the relation, its oid and, in an extension,
+-- its membership and pg_dump configuration), waiting at most lock_timeout
+-- (10 s unless the session set one) for transactions that drew from them.
 DO $sequences$
 DECLARE
-    created pg_catalog.text[] := '{}';
     name pg_catalog.text;
     cache pg_catalog.int4;
     held pg_catalog.bool;
-    grantee pg_catalog.oid;
+    found pg_catalog.text := 'fresh';
 BEGIN
+    IF pg_catalog.to_regnamespace('@extschema@_private') IS NULL THEN
+        CREATE SCHEMA @extschema@_private;
+    ELSE
+        found := 'private';
+    END IF;
+    IF pg_catalog.current_setting('lock_timeout') OPERATOR(pg_catalog.=) '0' THEN
+        PERFORM pg_catalog.set_config('lock_timeout', '10s', true);
+    END IF;
     FOR name, cache, held IN
         SELECT s.name, s.cache, s.held
         FROM (VALUES ('locality_uuid_variable_seq', 256, false), ('locality_uuid_at_seq', 256, false),
@@ -67,64 +86,65 @@ BEGIN
         SELECT 'locality_uuid_run_' || pg_catalog.lpad(slot::pg_catalog.text, 2, '0'), 1, false
         FROM pg_catalog.generate_series(0, 63) AS slot
     LOOP
-        IF pg_catalog.to_regclass('@extschema@.' || name) IS NULL THEN
-            EXECUTE pg_catalog.format('CREATE SEQUENCE @extschema@.%I AS pg_catalog.int8 MINVALUE 0 START 0 CACHE %s%s',
-                                      name, cache,
-                                      CASE WHEN held THEN ' MAXVALUE 9223372036854775806 INCREMENT BY 9223372036854775807'
-                                           ELSE '' END);
-            -- A held value is set at once (0, not bound yet; the run start
-            -- is drawn in node.sql): a first nextval would otherwise
-            -- return the start and mark the sequence called.
-            IF held AND name <> 'locality_uuid_run_start' THEN
-                PERFORM pg_catalog.setval(('@extschema@.' || name)::pg_catalog.regclass, 0, true);
-            END IF;
-            created := created || name;
+        IF pg_catalog.to_regclass('@extschema@_private.' || name) IS NOT NULL THEN
+            CONTINUE;
+        END IF;
+        IF pg_catalog.to_regclass('@extschema@.' || name) IS NOT NULL THEN
+            EXECUTE pg_catalog.format('ALTER SEQUENCE @extschema@.%I SET SCHEMA @extschema@_private', name);
+            found := 'shared';
+            CONTINUE;
+        END IF;
+        EXECUTE pg_catalog.format('CREATE SEQUENCE @extschema@_private.%I AS pg_catalog.int8 MINVALUE 0 START 0 CACHE %s%s',
+                                  name, cache,
+                                  CASE WHEN held THEN ' MAXVALUE 9223372036854775806 INCREMENT BY 9223372036854775807'
+                                       ELSE '' END);
+        -- A held value is set at once (0, not bound yet; the run start
+        -- is drawn in node.sql): a first nextval would otherwise
+        -- return the start and mark the sequence called.
+        IF held AND name <> 'locality_uuid_run_start' THEN
+            PERFORM pg_catalog.setval(('@extschema@_private.' || name)::pg_catalog.regclass, 0, true);
         END IF;
     END LOOP;
     -- The view the moves, the takeover and the release lock (SHARE UPDATE
-    -- EXCLUSIVE, node.sql): only its owner can lock it in a mode that
-    -- conflicts with theirs; what any role can hold from parse time (ROW
-    -- SHARE, ROW EXCLUSIVE) does not.
-    IF pg_catalog.to_regclass('@extschema@.locality_uuid_lock') IS NULL THEN
-        CREATE VIEW @extschema@.locality_uuid_lock AS SELECT;
-        created := created || 'locality_uuid_lock'::pg_catalog.text;
+    -- EXCLUSIVE, node.sql).
+    IF pg_catalog.to_regclass('@extschema@_private.locality_uuid_lock') IS NULL THEN
+        IF pg_catalog.to_regclass('@extschema@.locality_uuid_lock') IS NOT NULL THEN
+            ALTER VIEW @extschema@.locality_uuid_lock SET SCHEMA @extschema@_private;
+        ELSE
+            CREATE VIEW @extschema@_private.locality_uuid_lock AS SELECT;
+        END IF;
     END IF;
-    FOREACH name IN ARRAY created LOOP
-        EXECUTE pg_catalog.format('REVOKE ALL ON @extschema@.%I FROM PUBLIC', name);
-        FOR grantee IN
-            SELECT DISTINCT a.grantee
-            FROM pg_catalog.pg_class c, pg_catalog.aclexplode(c.relacl) a
-            WHERE c.oid = ('@extschema@.' || name)::pg_catalog.regclass::pg_catalog.oid
-              AND a.grantee <> c.relowner AND a.grantee <> 0::pg_catalog.oid
-        LOOP
-            EXECUTE pg_catalog.format('REVOKE ALL ON @extschema@.%I FROM %I', name, pg_catalog.pg_get_userbyid(grantee));
-        END LOOP;
-    END LOOP;
+    -- What this run found, for privileges.sql: a fresh install, the
+    -- shared layout of 1.4 and before (its roles that drew from the
+    -- counters become roles that may call the makers), or this layout.
+    PERFORM pg_catalog.set_config('locality_uuid_sql.layout_found', found, true);
 END
 $sequences$;
-COMMENT ON VIEW locality_uuid_lock IS
+COMMENT ON SCHEMA @extschema@_private IS
+    'SQL edition: the counters and the lock of the SQL edition in schema @extschema@ (its owner''s alone)';
+COMMENT ON VIEW @extschema@_private.locality_uuid_lock IS
     'SQL edition: locked by the run takeover and the release only (its owner''s)';
 
 -- The sequential runs' sequences, in slot order, for nextval by oid (no
 -- name lookup per id).
 CREATE OR REPLACE FUNCTION locality_uuid_runs() RETURNS pg_catalog.regclass[]
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-SELECT ARRAY['@extschema@.locality_uuid_run_00', '@extschema@.locality_uuid_run_01', '@extschema@.locality_uuid_run_02', '@extschema@.locality_uuid_run_03',
-             '@extschema@.locality_uuid_run_04', '@extschema@.locality_uuid_run_05', '@extschema@.locality_uuid_run_06', '@extschema@.locality_uuid_run_07',
-             '@extschema@.locality_uuid_run_08', '@extschema@.locality_uuid_run_09', '@extschema@.locality_uuid_run_10', '@extschema@.locality_uuid_run_11',
-             '@extschema@.locality_uuid_run_12', '@extschema@.locality_uuid_run_13', '@extschema@.locality_uuid_run_14', '@extschema@.locality_uuid_run_15',
-             '@extschema@.locality_uuid_run_16', '@extschema@.locality_uuid_run_17', '@extschema@.locality_uuid_run_18', '@extschema@.locality_uuid_run_19',
-             '@extschema@.locality_uuid_run_20', '@extschema@.locality_uuid_run_21', '@extschema@.locality_uuid_run_22', '@extschema@.locality_uuid_run_23',
-             '@extschema@.locality_uuid_run_24', '@extschema@.locality_uuid_run_25', '@extschema@.locality_uuid_run_26', '@extschema@.locality_uuid_run_27',
-             '@extschema@.locality_uuid_run_28', '@extschema@.locality_uuid_run_29', '@extschema@.locality_uuid_run_30', '@extschema@.locality_uuid_run_31',
-             '@extschema@.locality_uuid_run_32', '@extschema@.locality_uuid_run_33', '@extschema@.locality_uuid_run_34', '@extschema@.locality_uuid_run_35',
-             '@extschema@.locality_uuid_run_36', '@extschema@.locality_uuid_run_37', '@extschema@.locality_uuid_run_38', '@extschema@.locality_uuid_run_39',
-             '@extschema@.locality_uuid_run_40', '@extschema@.locality_uuid_run_41', '@extschema@.locality_uuid_run_42', '@extschema@.locality_uuid_run_43',
-             '@extschema@.locality_uuid_run_44', '@extschema@.locality_uuid_run_45', '@extschema@.locality_uuid_run_46', '@extschema@.locality_uuid_run_47',
-             '@extschema@.locality_uuid_run_48', '@extschema@.locality_uuid_run_49', '@extschema@.locality_uuid_run_50', '@extschema@.locality_uuid_run_51',
-             '@extschema@.locality_uuid_run_52', '@extschema@.locality_uuid_run_53', '@extschema@.locality_uuid_run_54', '@extschema@.locality_uuid_run_55',
-             '@extschema@.locality_uuid_run_56', '@extschema@.locality_uuid_run_57', '@extschema@.locality_uuid_run_58', '@extschema@.locality_uuid_run_59',
-             '@extschema@.locality_uuid_run_60', '@extschema@.locality_uuid_run_61', '@extschema@.locality_uuid_run_62', '@extschema@.locality_uuid_run_63'
+SELECT ARRAY['@extschema@_private.locality_uuid_run_00', '@extschema@_private.locality_uuid_run_01', '@extschema@_private.locality_uuid_run_02', '@extschema@_private.locality_uuid_run_03',
+             '@extschema@_private.locality_uuid_run_04', '@extschema@_private.locality_uuid_run_05', '@extschema@_private.locality_uuid_run_06', '@extschema@_private.locality_uuid_run_07',
+             '@extschema@_private.locality_uuid_run_08', '@extschema@_private.locality_uuid_run_09', '@extschema@_private.locality_uuid_run_10', '@extschema@_private.locality_uuid_run_11',
+             '@extschema@_private.locality_uuid_run_12', '@extschema@_private.locality_uuid_run_13', '@extschema@_private.locality_uuid_run_14', '@extschema@_private.locality_uuid_run_15',
+             '@extschema@_private.locality_uuid_run_16', '@extschema@_private.locality_uuid_run_17', '@extschema@_private.locality_uuid_run_18', '@extschema@_private.locality_uuid_run_19',
+             '@extschema@_private.locality_uuid_run_20', '@extschema@_private.locality_uuid_run_21', '@extschema@_private.locality_uuid_run_22', '@extschema@_private.locality_uuid_run_23',
+             '@extschema@_private.locality_uuid_run_24', '@extschema@_private.locality_uuid_run_25', '@extschema@_private.locality_uuid_run_26', '@extschema@_private.locality_uuid_run_27',
+             '@extschema@_private.locality_uuid_run_28', '@extschema@_private.locality_uuid_run_29', '@extschema@_private.locality_uuid_run_30', '@extschema@_private.locality_uuid_run_31',
+             '@extschema@_private.locality_uuid_run_32', '@extschema@_private.locality_uuid_run_33', '@extschema@_private.locality_uuid_run_34', '@extschema@_private.locality_uuid_run_35',
+             '@extschema@_private.locality_uuid_run_36', '@extschema@_private.locality_uuid_run_37', '@extschema@_private.locality_uuid_run_38', '@extschema@_private.locality_uuid_run_39',
+             '@extschema@_private.locality_uuid_run_40', '@extschema@_private.locality_uuid_run_41', '@extschema@_private.locality_uuid_run_42', '@extschema@_private.locality_uuid_run_43',
+             '@extschema@_private.locality_uuid_run_44', '@extschema@_private.locality_uuid_run_45', '@extschema@_private.locality_uuid_run_46', '@extschema@_private.locality_uuid_run_47',
+             '@extschema@_private.locality_uuid_run_48', '@extschema@_private.locality_uuid_run_49', '@extschema@_private.locality_uuid_run_50', '@extschema@_private.locality_uuid_run_51',
+             '@extschema@_private.locality_uuid_run_52', '@extschema@_private.locality_uuid_run_53', '@extschema@_private.locality_uuid_run_54', '@extschema@_private.locality_uuid_run_55',
+             '@extschema@_private.locality_uuid_run_56', '@extschema@_private.locality_uuid_run_57', '@extschema@_private.locality_uuid_run_58', '@extschema@_private.locality_uuid_run_59',
+             '@extschema@_private.locality_uuid_run_60', '@extschema@_private.locality_uuid_run_61', '@extschema@_private.locality_uuid_run_62', '@extschema@_private.locality_uuid_run_63'
             ]::pg_catalog.regclass[]
 $$;
 COMMENT ON FUNCTION locality_uuid_runs() IS

@@ -47,7 +47,7 @@ DECLARE
     seq pg_catalog.regclass;
 BEGIN
     FOR seq IN SELECT c.oid FROM pg_catalog.pg_class c
-               WHERE c.relnamespace = '@extschema@'::pg_catalog.regnamespace::pg_catalog.oid AND c.relkind = 'S'
+               WHERE c.relnamespace = '@extschema@_private'::pg_catalog.regnamespace::pg_catalog.oid AND c.relkind = 'S'
                  AND c.relname = ANY ('{$sequences}'::pg_catalog.name[])
                ORDER BY c.relname LOOP
         PERFORM pg_catalog.pg_extension_config_dump(seq, '');

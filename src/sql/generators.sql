@@ -5,12 +5,19 @@
 -- once and writes the id from two 64-bit words or hex pieces in one
 -- expression. Generators are PARALLEL UNSAFE: nextval is.
 --
--- The SQL bodies, and the three PL/pgSQL makers, which have no SET
--- search_path (it would cost a save and a restore per id), are parsed
--- under the caller's search_path: as in readers.sql, every operator is
--- written OPERATOR(pg_catalog.x), in parentheses, every function and type
--- is schema-qualified, and nothing hides an operator looked up by name
--- (NULLIF, IS DISTINCT FROM, BETWEEN, IN, a simple CASE).
+-- The three PL/pgSQL makers are SECURITY DEFINER: they draw from the
+-- counters in the private schema (counters.sql), which no caller can
+-- name, and the right to make ids is EXECUTE on them (privileges.sql).
+-- They have no SET search_path: it would cost a save and a restore of the
+-- setting per id (about 1 us on 1.4 us; SECURITY DEFINER alone costs
+-- 0.03 us: BENCHMARKS.md). So they, and the SQL bodies, are parsed under
+-- the caller's search_path while they run as the owner: as in readers.sql,
+-- every operator is written OPERATOR(pg_catalog.x), in parentheses, every
+-- function, type and relation is schema-qualified (so nothing is looked up
+-- in the caller's schemas or pg_temp), and nothing hides an operator
+-- looked up by name (NULLIF, IS DISTINCT FROM, BETWEEN, IN, a simple
+-- CASE). sql_edition_tenant plants a look-alike of every operator and
+-- function they use and checks that none runs.
 
 -- The C edition's errors that show a time (as its timestamptz_to_str
 -- does: ISO, whatever the session's DateStyle): a time a Locality UUID or
@@ -109,12 +116,12 @@ BEGIN
     END IF;
     -- The cache itself, not the hint: a hint set by hand binds nothing.
     BEGIN
-        PERFORM pg_catalog.currval('@extschema@.locality_uuid_session');
+        PERFORM pg_catalog.currval('@extschema@_private.locality_uuid_session');
     EXCEPTION WHEN object_not_in_prerequisite_state THEN
         PERFORM @extschema@.locality_uuid_check_home();
     END;
     remembered := (w << 32) | @extschema@.locality_uuid_window_base(w);
-    PERFORM pg_catalog.setval('@extschema@.locality_uuid_session', remembered, true);
+    PERFORM pg_catalog.setval('@extschema@_private.locality_uuid_session', remembered, true);
     RETURN remembered;
 END
 $$;
@@ -123,7 +130,7 @@ COMMENT ON FUNCTION locality_uuid_remember_base(pg_catalog.int8) IS
 
 -- An id of the clock's time in the given mode (NULL for NULL).
 CREATE OR REPLACE FUNCTION locality_uuid_clock_id(sequential pg_catalog.bool) RETURNS pg_catalog.uuid
-    LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
+    LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SECURITY DEFINER AS $$
 DECLARE
     us pg_catalog.int8 := @extschema@.locality_uuid_micros_of(pg_catalog.clock_timestamp());
     w pg_catalog.int8;
@@ -131,7 +138,7 @@ DECLARE
     -- The session's cache (counters.sql): NULL until it has bound the
     -- counters here; currval fails if the hint was set by hand.
     base pg_catalog.int8 := CASE WHEN pg_catalog.current_setting('locality_uuid_sql.session', true) OPERATOR(pg_catalog.=) 'on'
-                                 THEN pg_catalog.currval('@extschema@.locality_uuid_session'::pg_catalog.regclass) END;
+                                 THEN pg_catalog.currval('@extschema@_private.locality_uuid_session'::pg_catalog.regclass) END;
 BEGIN
     IF NOT sequential THEN
         IF base IS NULL THEN
@@ -139,7 +146,7 @@ BEGIN
         END IF;
         RETURN @extschema@.locality_uuid_id_of(pg_catalog.reverse(pg_catalog.lpad(pg_catalog.to_hex(
                    ((@extschema@.locality_uuid_variable_start()
-                     OPERATOR(pg_catalog.+) (((pg_catalog.nextval('@extschema@.locality_uuid_variable_seq') OPERATOR(pg_catalog.+) 1)
+                     OPERATOR(pg_catalog.+) (((pg_catalog.nextval('@extschema@_private.locality_uuid_variable_seq') OPERATOR(pg_catalog.+) 1)
                                               OPERATOR(pg_catalog.&) 4294967295) OPERATOR(pg_catalog.*) 198491317))
                     OPERATOR(pg_catalog.&) 4294967295)), 8, '0')), us);
     END IF;
@@ -163,7 +170,7 @@ COMMENT ON FUNCTION locality_uuid_clock_id(pg_catalog.bool) IS
 -- An id carrying time ts (floored to milliseconds) in the given mode.
 CREATE OR REPLACE FUNCTION locality_uuid_given_id(ts pg_catalog.timestamptz, sequential pg_catalog.bool)
     RETURNS pg_catalog.uuid
-    LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
+    LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SECURITY DEFINER AS $$
 DECLARE
     -- NULL for a time out of the range, checked before the microseconds
     -- are computed.
@@ -173,7 +180,7 @@ DECLARE
     w pg_catalog.int8;
     -- The session's cache, as in locality_uuid_clock_id.
     base pg_catalog.int8 := CASE WHEN pg_catalog.current_setting('locality_uuid_sql.session', true) OPERATOR(pg_catalog.=) 'on'
-                                 THEN pg_catalog.currval('@extschema@.locality_uuid_session'::pg_catalog.regclass) END;
+                                 THEN pg_catalog.currval('@extschema@_private.locality_uuid_session'::pg_catalog.regclass) END;
 BEGIN
     IF us IS NULL THEN
         RETURN @extschema@.locality_uuid_time_error(ts, 'Locality UUID');
@@ -184,7 +191,7 @@ BEGIN
     IF NOT sequential THEN
         RETURN @extschema@.locality_uuid_id_of(pg_catalog.reverse(pg_catalog.lpad(pg_catalog.to_hex(
                    ((@extschema@.locality_uuid_variable_start()
-                     OPERATOR(pg_catalog.+) (((pg_catalog.nextval('@extschema@.locality_uuid_variable_seq') OPERATOR(pg_catalog.+) 1)
+                     OPERATOR(pg_catalog.+) (((pg_catalog.nextval('@extschema@_private.locality_uuid_variable_seq') OPERATOR(pg_catalog.+) 1)
                                               OPERATOR(pg_catalog.&) 4294967295) OPERATOR(pg_catalog.*) 198491317))
                     OPERATOR(pg_catalog.&) 4294967295)), 8, '0')), us);
     END IF;
@@ -194,7 +201,7 @@ BEGIN
     END IF;
     RETURN @extschema@.locality_uuid_id_of(pg_catalog.lpad(pg_catalog.to_hex(
                (((base OPERATOR(pg_catalog.+) 2147483649)
-                 OPERATOR(pg_catalog.+) (pg_catalog.nextval('@extschema@.locality_uuid_at_seq') OPERATOR(pg_catalog.&) 2147483647::pg_catalog.int8))
+                 OPERATOR(pg_catalog.+) (pg_catalog.nextval('@extschema@_private.locality_uuid_at_seq') OPERATOR(pg_catalog.&) 2147483647::pg_catalog.int8))
                 OPERATOR(pg_catalog.&) 4294967295)), 8, '0'), us);
 END
 $$;
@@ -207,12 +214,12 @@ COMMENT ON FUNCTION locality_uuid_given_id(pg_catalog.timestamptz, pg_catalog.bo
 -- earlier window sets the slot to w's run start (locality_uuid_run_start)
 -- and takes that place, a later one the next place. The slot holds a later
 -- window: 55000. The run is full: 54000.
--- SECURITY DEFINER: setval needs UPDATE on the run's sequence, which roles
--- that make ids do not get (with it they could set a run back). So it acts
--- only for a caller that drew v from w's slot itself: v must be this
--- session's currval of that sequence (a role without USAGE on it cannot
--- draw), and w may not be ahead of the clock (no caller pushes a run into
--- the future). Takers wait for each other on a SHARE UPDATE EXCLUSIVE
+-- SECURITY DEFINER: the run's sequence is the owner's alone (roles that
+-- make ids hold no privilege on it: they could set a run back). Any role
+-- may call it, so it acts only for a caller that drew v from w's slot
+-- itself: v must be this session's currval of that sequence (set only by
+-- the makers' draws), and w may not be ahead of the clock (no caller
+-- pushes a run into the future). Takers wait for each other on a SHARE UPDATE EXCLUSIVE
 -- lock of locality_uuid_lock, a view no other role can lock in a
 -- conflicting mode (node.sql, locality_uuid_bind_here, says why that mode;
 -- advisory locks, which any role can take, are not used), taken in a
@@ -236,11 +243,11 @@ BEGIN
     END IF;
     IF v >> 32 < w + 1 THEN
         BEGIN
-            LOCK TABLE @extschema@.locality_uuid_lock IN SHARE UPDATE EXCLUSIVE MODE;
+            LOCK TABLE @extschema@_private.locality_uuid_lock IN SHARE UPDATE EXCLUSIVE MODE;
             v := pg_catalog.nextval(run);
             IF v >> 32 < w + 1 THEN
                 v := ((w + 1) << 32)
-                     | (coalesce(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_run_start'), 0) & 16777215::pg_catalog.int8);
+                     | (coalesce(pg_catalog.pg_sequence_last_value('@extschema@_private.locality_uuid_run_start'), 0) & 16777215::pg_catalog.int8);
                 PERFORM pg_catalog.setval(run, v, true);
             END IF;
             RAISE SQLSTATE 'LU001';  -- leaves the block: its lock goes, the slot stays set
@@ -270,7 +277,7 @@ COMMENT ON FUNCTION locality_uuid_run_place(pg_catalog.timestamptz, pg_catalog.i
 CREATE OR REPLACE FUNCTION locality_uuid_hot_make(shard_key pg_catalog.int8, ts pg_catalog.timestamptz,
                                                   last_second pg_catalog.int8)
     RETURNS pg_catalog.uuid
-    LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
+    LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SECURITY DEFINER AS $$
 DECLARE
     -- Unix seconds; NULL out of range (checked before they are computed).
     seconds pg_catalog.int8 := CASE WHEN (ts OPERATOR(pg_catalog.>=) pg_catalog.timestamptz '1970-01-01 00:00:00+00')
@@ -283,7 +290,7 @@ BEGIN
     END IF;
     -- The session's cache, as in locality_uuid_clock_id.
     IF (CASE WHEN COALESCE(pg_catalog.current_setting('locality_uuid_sql.session', true) OPERATOR(pg_catalog.<>) 'on', true) THEN true
-             ELSE pg_catalog.currval('@extschema@.locality_uuid_session'::pg_catalog.regclass) IS NULL END) THEN
+             ELSE pg_catalog.currval('@extschema@_private.locality_uuid_session'::pg_catalog.regclass) IS NULL END) THEN
         PERFORM @extschema@.locality_uuid_check_home();
     END IF;
     -- The machine bytes are constants (hot_guid_machine_id() is inlined);
@@ -295,7 +302,7 @@ BEGIN
              OPERATOR(pg_catalog.||) pg_catalog.substr(@extschema@.hot_guid_machine_id(), 5, 2))
             OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(
                 (((((((pg_catalog.pg_backend_pid() OPERATOR(pg_catalog.&) 255)::pg_catalog.int8 OPERATOR(pg_catalog.<<) 56)
-                     OPERATOR(pg_catalog.|) ((pg_catalog.nextval('@extschema@.locality_uuid_hot_seq') OPERATOR(pg_catalog.&) 16777215::pg_catalog.int8)
+                     OPERATOR(pg_catalog.|) ((pg_catalog.nextval('@extschema@_private.locality_uuid_hot_seq') OPERATOR(pg_catalog.&) 16777215::pg_catalog.int8)
                                              OPERATOR(pg_catalog.<<) 32))
                     OPERATOR(pg_catalog.|) ((shard_key OPERATOR(pg_catalog.&) 255::pg_catalog.int8) OPERATOR(pg_catalog.<<) 24))
                    OPERATOR(pg_catalog.|) (((shard_key OPERATOR(pg_catalog.>>) 8) OPERATOR(pg_catalog.&) 255::pg_catalog.int8) OPERATOR(pg_catalog.<<) 16))

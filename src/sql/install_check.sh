@@ -5,7 +5,8 @@
 # are the installing role (current_user), superusers, and
 # pg_database_owner (14+) when the database's owner is trusted. Refused:
 #   22023  a schema name that is not plain (the sources name the schema in
-#          string literals) or a keyword
+#          string literals), a keyword, or longer than 55 bytes (the
+#          edition's private schema is the name and "_private")
 #   42710  the schema of the C edition (same names), or, for the psql
 #          script, of the extension locality_uuid_sql
 #   42501  a role other than trusted ones and the installing role's
@@ -20,7 +21,10 @@
 #          what is in it), or in which another role may create objects
 #          (CREATE granted to it or to PUBLIC), or that holds an object of
 #          another role (a function, operator, type, relation, ... that the
-#          edition's bodies could meet)
+#          edition's bodies could meet); all of that for the private schema
+#          too (NAME_private, if it exists: the counters' and the lock's,
+#          counters.sql), which no other role may even use (USAGE)
+#   42710  the private schema exists (extension: a fresh install)
 #   42501  an object of the edition's names that the installing role does
 #          not own (psql script: a re-run, which upgrades, finds only its
 #          own objects)
@@ -51,6 +55,8 @@ DO \$check\$
 DECLARE
     schema_name pg_catalog.text := pg_catalog.current_schema()::pg_catalog.text;
     nsp pg_catalog.oid;
+    shown pg_catalog.text;
+    private_nsp pg_catalog.oid;
     installer pg_catalog.oid := (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = pg_catalog.current_user());
     db_owner pg_catalog.oid := (SELECT d.datdba FROM pg_catalog.pg_database d WHERE d.datname = pg_catalog.current_database());
     trusted pg_catalog.oid[];
@@ -63,11 +69,20 @@ BEGIN
         RAISE EXCEPTION 'locality_uuid: install refused: no schema to install into'
             USING ERRCODE = '3F000', HINT = 'Create the schema first, and name it: -v locality_schema=NAME.';
     END IF;
-    IF schema_name !~ '^[a-z_][a-z0-9_]*\$' OR schema_name ~ '^pg_' OR pg_catalog.quote_ident(schema_name) <> schema_name THEN
-        RAISE EXCEPTION 'locality_uuid: install refused: the schema name must be lower-case letters, digits and _, and not a keyword'
-            USING ERRCODE = '22023', DETAIL = pg_catalog.format('The schema is %s.', pg_catalog.quote_ident(schema_name));
+    IF schema_name !~ '^[a-z_][a-z0-9_]*\$' OR schema_name ~ '^pg_' OR pg_catalog.quote_ident(schema_name) <> schema_name
+       OR pg_catalog.octet_length(schema_name) > 55 THEN
+        RAISE EXCEPTION 'locality_uuid: install refused: the schema name must be lower-case letters, digits and _, not a keyword, and at most 55 bytes'
+            USING ERRCODE = '22023', DETAIL = pg_catalog.format('The schema is %s; the edition''s private schema is %s_private.',
+                                                                pg_catalog.quote_ident(schema_name), schema_name);
     END IF;
     nsp := schema_name::pg_catalog.regnamespace::pg_catalog.oid;
+    private_nsp := pg_catalog.to_regnamespace(schema_name || '_private')::pg_catalog.oid;
+    IF private_nsp IS NOT NULL AND fresh_only THEN
+        RAISE EXCEPTION 'locality_uuid: install refused: schema %_private exists', schema_name
+            USING ERRCODE = '42710',
+                  DETAIL = pg_catalog.format('The edition keeps its counters in schema %s_private, which it creates.', schema_name),
+                  HINT = 'Drop that schema, or install into another one.';
+    END IF;
     SELECT e.extname::pg_catalog.text INTO found FROM pg_catalog.pg_extension e
     WHERE e.extnamespace = nsp AND (e.extname = 'locality_uuid' OR (refuse_sql_extension AND e.extname = 'locality_uuid_sql'));
     IF found IS NOT NULL THEN
@@ -104,12 +119,16 @@ BEGIN
                   DETAIL = found || '.',
                   HINT = pg_catalog.format('%s Then install again: the edition trusts no role that can set its counters back or hold its lock.', revokes);
     END IF;
+    -- The rest, for the schema and for its private one if it exists.
+    FOREACH nsp IN ARRAY ARRAY[nsp, private_nsp] LOOP
+    CONTINUE WHEN nsp IS NULL;
+    shown := (SELECT n.nspname::pg_catalog.text FROM pg_catalog.pg_namespace n WHERE n.oid = nsp);
     -- Grants the owner made since (an upgrade): any privilege on the
     -- edition's relations but USAGE and SELECT lets a role set a counter
     -- back or hold the lock.
-    SELECT pg_catalog.string_agg(pg_catalog.format('%s on %s.%s is granted to %s', g.privileges, schema_name, g.relname, g.grantee), '; '
+    SELECT pg_catalog.string_agg(pg_catalog.format('%s on %s.%s is granted to %s', g.privileges, shown, g.relname, g.grantee), '; '
                                  ORDER BY g.relname, g.grantee),
-           pg_catalog.string_agg(pg_catalog.format('REVOKE %s ON %s.%s FROM %s;', g.privileges, schema_name, g.relname, g.grantee), ' '
+           pg_catalog.string_agg(pg_catalog.format('REVOKE %s ON %s.%s FROM %s;', g.privileges, shown, g.relname, g.grantee), ' '
                                  ORDER BY g.relname, g.grantee)
     INTO found, revokes
     FROM (SELECT c.relname::pg_catalog.text AS relname,
@@ -126,12 +145,12 @@ BEGIN
         RAISE EXCEPTION 'locality_uuid: install refused: other roles may write the edition''s counters or lock its view'
             USING ERRCODE = '42501',
                   DETAIL = found || '.',
-                  HINT = pg_catalog.format('%s Then run the upgrade again: roles that make ids need USAGE alone.', revokes);
+                  HINT = pg_catalog.format('%s Then run the upgrade again: roles that make ids need EXECUTE on its functions alone.', revokes);
     END IF;
     SELECT pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(n.nspowner)::pg_catalog.text) INTO found
     FROM pg_catalog.pg_namespace n WHERE n.oid = nsp AND NOT n.nspowner = ANY (trusted);
     IF found IS NOT NULL THEN
-        RAISE EXCEPTION 'locality_uuid: install refused: schema % is owned by role %', schema_name, found
+        RAISE EXCEPTION 'locality_uuid: install refused: schema % is owned by role %', shown, found
             USING ERRCODE = '42501',
                   DETAIL = pg_catalog.format('A schema''s owner can drop and replace the objects in it; the installing role is %s.',
                                              pg_catalog.quote_ident(pg_catalog.current_user()::pg_catalog.text)),
@@ -143,24 +162,38 @@ BEGIN
     FROM pg_catalog.pg_namespace n, pg_catalog.aclexplode(coalesce(n.nspacl, pg_catalog.acldefault('n', n.nspowner))) a
     WHERE n.oid = nsp AND a.privilege_type = 'CREATE' AND NOT a.grantee = ANY (trusted);
     IF found IS NOT NULL THEN
-        RAISE EXCEPTION 'locality_uuid: install refused: other roles may create objects in schema %', schema_name
+        RAISE EXCEPTION 'locality_uuid: install refused: other roles may create objects in schema %', shown
             USING ERRCODE = '42501',
                   DETAIL = pg_catalog.format('CREATE on schema %s is granted to %s: a function or operator they create there could run in the edition''s calls.',
-                                             schema_name, found),
+                                             shown, found),
                   HINT = pg_catalog.format('REVOKE CREATE ON SCHEMA %s FROM %s, or install into a schema of the installing role''s own.',
-                                           schema_name, found);
+                                           shown, found);
+    END IF;
+    -- The private schema: no other role may even name what is in it.
+    SELECT pg_catalog.string_agg(DISTINCT CASE WHEN a.grantee = 0::pg_catalog.oid THEN 'PUBLIC'
+                                               ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(a.grantee)::pg_catalog.text) END, ', ')
+    INTO found
+    FROM pg_catalog.pg_namespace n, pg_catalog.aclexplode(n.nspacl) a
+    WHERE n.oid = nsp AND nsp = private_nsp AND a.privilege_type = 'USAGE' AND NOT a.grantee = ANY (trusted);
+    IF found IS NOT NULL THEN
+        RAISE EXCEPTION 'locality_uuid: install refused: other roles may use schema %', shown
+            USING ERRCODE = '42501',
+                  DETAIL = pg_catalog.format('USAGE on schema %s is granted to %s: a role that can name the counters can lock them.',
+                                             shown, found),
+                  HINT = pg_catalog.format('REVOKE USAGE ON SCHEMA %s FROM %s: roles make ids through the edition''s functions.',
+                                           shown, found);
     END IF;
     SELECT pg_catalog.string_agg(o.what || ' of ' || pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(o.owner)::pg_catalog.text), ', '
                                  ORDER BY o.what)
     INTO found
-    FROM (SELECT 'function ' || schema_name || '.' || p.proname::pg_catalog.text
+    FROM (SELECT 'function ' || shown || '.' || p.proname::pg_catalog.text
                  || '(' || pg_catalog.pg_get_function_identity_arguments(p.oid) || ')' AS what, p.proowner AS owner
           FROM pg_catalog.pg_proc p WHERE p.pronamespace = nsp
-          UNION ALL SELECT 'operator ' || schema_name || '.' || o.oprname::pg_catalog.text, o.oprowner
+          UNION ALL SELECT 'operator ' || shown || '.' || o.oprname::pg_catalog.text, o.oprowner
           FROM pg_catalog.pg_operator o WHERE o.oprnamespace = nsp
-          UNION ALL SELECT 'type ' || schema_name || '.' || t.typname::pg_catalog.text, t.typowner
+          UNION ALL SELECT 'type ' || shown || '.' || t.typname::pg_catalog.text, t.typowner
           FROM pg_catalog.pg_type t WHERE t.typnamespace = nsp AND t.typrelid = 0::pg_catalog.oid  -- (a relation's: listed as such)
-          UNION ALL SELECT 'relation ' || schema_name || '.' || c.relname::pg_catalog.text, c.relowner
+          UNION ALL SELECT 'relation ' || shown || '.' || c.relname::pg_catalog.text, c.relowner
           FROM pg_catalog.pg_class c WHERE c.relnamespace = nsp
           UNION ALL SELECT 'collation ' || c.collname::pg_catalog.text, c.collowner
           FROM pg_catalog.pg_collation c WHERE c.collnamespace = nsp
@@ -178,7 +211,7 @@ BEGIN
           FROM pg_catalog.pg_statistic_ext s WHERE s.stxnamespace = nsp) AS o
     WHERE NOT o.owner = ANY (trusted);
     IF found IS NOT NULL THEN
-        RAISE EXCEPTION 'locality_uuid: install refused: schema % holds objects of other roles', schema_name
+        RAISE EXCEPTION 'locality_uuid: install refused: schema % holds objects of other roles', shown
             USING ERRCODE = '42501',
                   DETAIL = pg_catalog.format('Found: %s. The edition would call or meet them.', found),
                   HINT = 'Install into a schema in which only the installing role has made objects.';
@@ -186,26 +219,27 @@ BEGIN
     SELECT pg_catalog.string_agg(o.what || ' of ' || pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(o.owner)::pg_catalog.text), ', '
                                  ORDER BY o.what)
     INTO found
-    FROM (SELECT 'function ' || schema_name || '.' || p.proname::pg_catalog.text
+    FROM (SELECT 'function ' || shown || '.' || p.proname::pg_catalog.text
                  || '(' || pg_catalog.pg_get_function_identity_arguments(p.oid) || ')' AS what, p.proowner AS owner
           FROM pg_catalog.pg_proc p
           WHERE p.pronamespace = nsp AND p.proname = ANY ('{$routines}'::pg_catalog.name[])
           UNION ALL
-          SELECT 'relation ' || schema_name || '.' || c.relname::pg_catalog.text, c.relowner
+          SELECT 'relation ' || shown || '.' || c.relname::pg_catalog.text, c.relowner
           FROM pg_catalog.pg_class c
           WHERE c.relnamespace = nsp AND c.relname = ANY ('{$relations}'::pg_catalog.name[])) AS o
     WHERE fresh_only OR NOT o.owner = installer;
     IF found IS NOT NULL AND fresh_only THEN
-        RAISE EXCEPTION 'locality_uuid: install refused: schema % already holds objects of the edition''s names', schema_name
+        RAISE EXCEPTION 'locality_uuid: install refused: schema % already holds objects of the edition''s names', shown
             USING ERRCODE = '42710', DETAIL = pg_catalog.format('Found: %s.', found),
                   HINT = 'Install into a new schema, or drop those objects (the psql edition: locality_uuid_sql_uninstall.sql) first.';
     END IF;
     IF found IS NOT NULL THEN
         RAISE EXCEPTION 'locality_uuid: install refused: schema % holds objects of the edition''s names that role % does not own',
-                        schema_name, pg_catalog.current_user()
+                        shown, pg_catalog.current_user()
             USING ERRCODE = '42501', DETAIL = pg_catalog.format('Found: %s.', found),
                   HINT = 'Run the script again as the role that installed the edition (the owner of its objects).';
     END IF;
+    END LOOP;
 END
 \$check\$;
 EOF

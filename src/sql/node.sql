@@ -82,12 +82,12 @@ COMMENT ON FUNCTION locality_uuid_here() IS
 -- place is set after the counters moved, so a session that finds this
 -- place finds them moved. The lock is SHARE UPDATE EXCLUSIVE, the one
 -- mode that waits for its own kind and for no lock a statement can take
--- without a privilege on the view: another role that may name it can hold
--- ROW SHARE (PREPARE ... FOR UPDATE) or ROW EXCLUSIVE (a prepared write)
--- from parse time, as long as it likes, and delays no move and no
--- takeover. (A strong request such a role queues behind its hold, CREATE
--- RULE's or CREATE TRIGGER's, which wait for their lock before they check
--- privileges, still delays them: doc/sql-edition.md, "Who may do what".)
+-- without a privilege on the view. Since 1.5 no role but the owner (and
+-- pg_read_all_data's members) can name the view at all (counters.sql's
+-- private schema), so none can hold a lock on it from parse time
+-- (PREPARE ... FOR UPDATE) or queue a strong one behind a hold (CREATE
+-- RULE, CREATE TRIGGER); the mode keeps the owner's own reads, and those
+-- members' parse-time locks, from delaying a move.
 CREATE OR REPLACE FUNCTION locality_uuid_bind_here(OUT moved pg_catalog.text, OUT bound_system pg_catalog.text,
                                                    OUT bound_database pg_catalog.text, OUT bound_timeline pg_catalog.text)
     RETURNS pg_catalog.record
@@ -97,33 +97,33 @@ DECLARE
     now_w pg_catalog.int8;
     v pg_catalog.int8;
 BEGIN
-    bound_system := NULLIF(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_system'), 0)::pg_catalog.text;
-    bound_database := NULLIF(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_database'), 0)::pg_catalog.text;
-    bound_timeline := NULLIF(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_timeline'), 0)::pg_catalog.text;
+    bound_system := NULLIF(pg_catalog.pg_sequence_last_value('@extschema@_private.locality_uuid_home_system'), 0)::pg_catalog.text;
+    bound_database := NULLIF(pg_catalog.pg_sequence_last_value('@extschema@_private.locality_uuid_home_database'), 0)::pg_catalog.text;
+    bound_timeline := NULLIF(pg_catalog.pg_sequence_last_value('@extschema@_private.locality_uuid_home_timeline'), 0)::pg_catalog.text;
     IF bound_database = here[2] AND (bound_system IS NULL OR here[1] = '' OR bound_system = here[1])
        AND bound_timeline IS NOT DISTINCT FROM NULLIF(here[3], '') THEN
-        PERFORM pg_catalog.setval('@extschema@.locality_uuid_session', 0, true);
+        PERFORM pg_catalog.setval('@extschema@_private.locality_uuid_session', 0, true);
         RETURN;
     END IF;
     BEGIN
-        LOCK TABLE @extschema@.locality_uuid_lock IN SHARE UPDATE EXCLUSIVE MODE;
-        bound_system := NULLIF(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_system'), 0)::pg_catalog.text;
-        bound_database := NULLIF(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_database'), 0)::pg_catalog.text;
-        bound_timeline := NULLIF(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_timeline'), 0)::pg_catalog.text;
+        LOCK TABLE @extschema@_private.locality_uuid_lock IN SHARE UPDATE EXCLUSIVE MODE;
+        bound_system := NULLIF(pg_catalog.pg_sequence_last_value('@extschema@_private.locality_uuid_home_system'), 0)::pg_catalog.text;
+        bound_database := NULLIF(pg_catalog.pg_sequence_last_value('@extschema@_private.locality_uuid_home_database'), 0)::pg_catalog.text;
+        bound_timeline := NULLIF(pg_catalog.pg_sequence_last_value('@extschema@_private.locality_uuid_home_timeline'), 0)::pg_catalog.text;
         moved := CASE WHEN bound_database IS NULL THEN NULL
                       WHEN bound_database <> here[2] OR (bound_system <> '0' AND here[1] <> '' AND bound_system <> here[1]) THEN 'copy'
                       WHEN bound_timeline IS NOT NULL AND here[3] <> '' AND bound_timeline <> here[3] THEN 'timeline' END;
         IF moved IS NOT NULL THEN
-            PERFORM pg_catalog.setval('@extschema@.locality_uuid_variable_seq',
-                        coalesce(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_variable_seq'), 0)
+            PERFORM pg_catalog.setval('@extschema@_private.locality_uuid_variable_seq',
+                        coalesce(pg_catalog.pg_sequence_last_value('@extschema@_private.locality_uuid_variable_seq'), 0)
                         + 1073741824 + pg_catalog.floor(pg_catalog.random() * 2147483648::pg_catalog.float8)::pg_catalog.int8),
-                    pg_catalog.setval('@extschema@.locality_uuid_at_seq',
-                        coalesce(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_at_seq'), 0)
+                    pg_catalog.setval('@extschema@_private.locality_uuid_at_seq',
+                        coalesce(pg_catalog.pg_sequence_last_value('@extschema@_private.locality_uuid_at_seq'), 0)
                         + 536870912 + pg_catalog.floor(pg_catalog.random() * 1073741824::pg_catalog.float8)::pg_catalog.int8),
-                    pg_catalog.setval('@extschema@.locality_uuid_hot_seq',
-                        coalesce(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_hot_seq'), 0)
+                    pg_catalog.setval('@extschema@_private.locality_uuid_hot_seq',
+                        coalesce(pg_catalog.pg_sequence_last_value('@extschema@_private.locality_uuid_hot_seq'), 0)
                         + 4194304 + pg_catalog.floor(pg_catalog.random() * 8388608::pg_catalog.float8)::pg_catalog.int8),
-                    pg_catalog.setval('@extschema@.locality_uuid_run_start',
+                    pg_catalog.setval('@extschema@_private.locality_uuid_run_start',
                         pg_catalog.floor(pg_catalog.random() * 16777216::pg_catalog.float8)::pg_catalog.int8);
             now_w := @extschema@.locality_uuid_unix_micros(pg_catalog.clock_timestamp()) / 600000000;
             FOR slot IN 1..64 LOOP
@@ -136,10 +136,10 @@ BEGIN
             END LOOP;
         END IF;
         IF moved IS NOT NULL OR bound_database IS NULL OR bound_timeline IS DISTINCT FROM NULLIF(here[3], '') THEN
-            PERFORM pg_catalog.setval('@extschema@.locality_uuid_home_system', coalesce(NULLIF(here[1], ''), '0')::pg_catalog.int8),
-                    pg_catalog.setval('@extschema@.locality_uuid_home_database', here[2]::pg_catalog.int8);
+            PERFORM pg_catalog.setval('@extschema@_private.locality_uuid_home_system', coalesce(NULLIF(here[1], ''), '0')::pg_catalog.int8),
+                    pg_catalog.setval('@extschema@_private.locality_uuid_home_database', here[2]::pg_catalog.int8);
             IF here[3] <> '' THEN
-                PERFORM pg_catalog.setval('@extschema@.locality_uuid_home_timeline', here[3]::pg_catalog.int8);
+                PERFORM pg_catalog.setval('@extschema@_private.locality_uuid_home_timeline', here[3]::pg_catalog.int8);
             END IF;
         END IF;
         RAISE SQLSTATE 'LU001';  -- leaves the block: its lock goes, the sequences stay set
@@ -147,7 +147,7 @@ BEGIN
         NULL;
     END;
     -- This session has bound them here: its cache says so (currval 0).
-    PERFORM pg_catalog.setval('@extschema@.locality_uuid_session', 0, true);
+    PERFORM pg_catalog.setval('@extschema@_private.locality_uuid_session', 0, true);
     IF moved IS NOT NULL THEN
         RAISE LOG 'locality_uuid: the counters of schema % were bound to database % of system % on timeline %, this is database % of system % on timeline %: moved past fresh random points (%)',
             '@extschema@', bound_database, bound_system, coalesce(bound_timeline, 'unknown'), here[2],
@@ -263,10 +263,10 @@ BEGIN
     IF pg_catalog.to_regprocedure('@extschema@.locality_uuid_node_home()') IS NOT NULL THEN
         -- (Its timeline is not known: the first id binds it.)
         EXECUTE 'SELECT pg_catalog.string_to_array(@extschema@.locality_uuid_node_home(), ''/'')' INTO home;
-        IF coalesce(pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_home_database'), 0) = 0 THEN
-            PERFORM pg_catalog.setval('@extschema@.locality_uuid_home_system',
+        IF coalesce(pg_catalog.pg_sequence_last_value('@extschema@_private.locality_uuid_home_database'), 0) = 0 THEN
+            PERFORM pg_catalog.setval('@extschema@_private.locality_uuid_home_system',
                                       coalesce(NULLIF(home[1], ''), '0')::pg_catalog.int8 & 9223372036854775807),
-                    pg_catalog.setval('@extschema@.locality_uuid_home_database', home[2]::pg_catalog.int8);
+                    pg_catalog.setval('@extschema@_private.locality_uuid_home_database', home[2]::pg_catalog.int8);
         END IF;
         DROP FUNCTION @extschema@.locality_uuid_node_home();
     END IF;
@@ -274,13 +274,13 @@ BEGIN
         -- Ids for given times and Hot Guids start at random draws, as the C
         -- edition's do, and runs at a random place: two new databases do
         -- not draw the same series.
-        PERFORM pg_catalog.setval('@extschema@.locality_uuid_at_seq', pg_catalog.floor(pg_catalog.random() * 2147483648::pg_catalog.float8)::pg_catalog.int8, false),
-                pg_catalog.setval('@extschema@.locality_uuid_hot_seq', pg_catalog.floor(pg_catalog.random() * 1099511627776::pg_catalog.float8)::pg_catalog.int8, false);
+        PERFORM pg_catalog.setval('@extschema@_private.locality_uuid_at_seq', pg_catalog.floor(pg_catalog.random() * 2147483648::pg_catalog.float8)::pg_catalog.int8, false),
+                pg_catalog.setval('@extschema@_private.locality_uuid_hot_seq', pg_catalog.floor(pg_catalog.random() * 1099511627776::pg_catalog.float8)::pg_catalog.int8, false);
         PERFORM @extschema@.locality_uuid_set_node(n, 'locality-' || pg_catalog.lpad(pg_catalog.to_hex(n), 7, '0'))
         FROM (SELECT 1 + pg_catalog.floor(pg_catalog.random() * 268435455::pg_catalog.float8)::pg_catalog.int4 AS n) AS random_node;
     END IF;
-    IF pg_catalog.pg_sequence_last_value('@extschema@.locality_uuid_run_start') IS NULL THEN
-        PERFORM pg_catalog.setval('@extschema@.locality_uuid_run_start',
+    IF pg_catalog.pg_sequence_last_value('@extschema@_private.locality_uuid_run_start') IS NULL THEN
+        PERFORM pg_catalog.setval('@extschema@_private.locality_uuid_run_start',
                                   pg_catalog.floor(pg_catalog.random() * 16777216::pg_catalog.float8)::pg_catalog.int8);
     END IF;
     IF pg_catalog.to_regprocedure('@extschema@.locality_uuid_variable_start()') IS NULL THEN

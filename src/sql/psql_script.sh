@@ -18,8 +18,10 @@
 # has). The uninstall drops, in one statement and without CASCADE, exactly
 # the routines the sources create (signatures.sh: name and argument types,
 # so a function of the same name with other arguments stays) and the
-# edition's sequences and view in that schema: a column DEFAULT or a view
-# that still uses one stops it, and nothing is dropped. Neither runs in a
+# edition's sequences and view and its private schema (NAME_private, or
+# the sequences and view in NAME itself, as 1.4 and before kept them): a
+# column DEFAULT or a view that still uses one stops it, and nothing is
+# dropped. Neither runs in a
 # schema of the C edition or of the extension locality_uuid_sql (CREATE
 # and DROP EXTENSION manage that one).
 # Usage: psql_script.sh install|uninstall VERSION SOURCE...
@@ -95,6 +97,7 @@ DO \$uninstall\$
 DECLARE
     schema_name pg_catalog.text := pg_catalog.current_setting('locality_uuid_sql.uninstall_schema');
     nsp pg_catalog.oid := pg_catalog.to_regnamespace(pg_catalog.quote_ident(schema_name));
+    private pg_catalog.oid := pg_catalog.to_regnamespace(pg_catalog.quote_ident(schema_name || '_private'));
     object pg_catalog.text;
 BEGIN
     IF nsp IS NULL THEN
@@ -114,12 +117,17 @@ BEGIN
         UNION ALL
         SELECT pg_catalog.format(CASE c.relkind WHEN 'S' THEN 'DROP SEQUENCE %s' ELSE 'DROP VIEW %s' END, c.oid::pg_catalog.regclass)
         FROM pg_catalog.pg_class c
-        WHERE c.relnamespace = nsp AND c.relkind IN ('S', 'v')
+        WHERE c.relnamespace IN (nsp, private) AND c.relkind IN ('S', 'v')
           AND c.relname = ANY ('{$sequences,locality_uuid_lock}'::pg_catalog.name[])
         ORDER BY 1
     LOOP
         EXECUTE object;
     END LOOP;
+    -- The private schema (1.5 and after), without CASCADE: whatever else
+    -- someone put there stops the uninstall.
+    IF private IS NOT NULL THEN
+        EXECUTE pg_catalog.format('DROP SCHEMA %I', schema_name || '_private');
+    END IF;
 END
 \$uninstall\$;
 COMMIT;

@@ -76,9 +76,9 @@ run() {
   q -c "SET ROLE app_owner" -c "CREATE SCHEMA ids" -c "CREATE SCHEMA here"
   psql -X -q -d app -c "SET ROLE app_owner" -v locality_schema=ids -f "$SCRIPT" >/dev/null
   psql -X -q -d app -c "SET ROLE app_owner" -c "SET search_path = here" -f "$SCRIPT" >/dev/null
-  q -c "SELECT nextval('ids.locality_uuid_variable_seq')" >/dev/null
+  q -c "SELECT nextval('ids_private.locality_uuid_variable_seq')" >/dev/null
   state="SELECT ids.locality_uuid_node_id() || ' ' || ids.hot_guid_machine_name() || ' ' || ids.locality_uuid_variable_start()
-                || ' ' || (SELECT last_value FROM ids.locality_uuid_variable_seq)"
+                || ' ' || (SELECT last_value FROM ids_private.locality_uuid_variable_seq)"
   before=$(q -c "$state")
   psql -X -q -d app -c "SET ROLE app_owner" -v locality_schema=ids -f "$SCRIPT" >/dev/null
   expect "a re-run keeps the node value, machine name, start and counters" "$state" "$before"
@@ -354,7 +354,7 @@ SQL
                                    = (ids.locality_uuid_variable_start() + mod(n + 1, 4294967296) * 198491317) % 4294967296)
             || ' of ' || count(*)
      FROM (SELECT clock_timestamp() AS t0, ids.locality_uuid(false) AS id,
-                  currval('ids.locality_uuid_variable_seq') AS n, clock_timestamp() AS t1
+                  currval('ids_private.locality_uuid_variable_seq') AS n, clock_timestamp() AS t1
            FROM generate_series(1, 5000)) s" "5000 of 5000"
   # The first sequential ids of this database: each window's run starts at
   # the window's base + 1 + the database's run start and counts up by one
@@ -364,7 +364,7 @@ SQL
        SELECT g, clock_timestamp() AS t0, ids.locality_uuid(true) AS id, clock_timestamp() AS t1
        FROM generate_series(1, 5000) g;
      SELECT count(*) FILTER (WHERE public.locality_uuid_counter(id, true)
-                                   = (ids.locality_uuid_window_base(w) + pg_sequence_last_value('ids.locality_uuid_run_start') + place)
+                                   = (ids.locality_uuid_window_base(w) + pg_sequence_last_value('ids_private.locality_uuid_run_start') + place)
                                      % 4294967296
                                AND public.locality_uuid_timestamp(id) BETWEEN date_trunc('milliseconds', t0) AND t1
                                AND public.locality_uuid_pid(id) = pg_backend_pid() & 65535)
@@ -382,7 +382,7 @@ SQL
                                AND public.locality_uuid_timestamp(id) = date_trunc('milliseconds', ts))
             || ' of ' || count(*)
      FROM (SELECT ts, s, ids.locality_uuid_at(ts, s) AS id,
-                  CASE WHEN s THEN currval('ids.locality_uuid_at_seq') ELSE currval('ids.locality_uuid_variable_seq') END AS n
+                  CASE WHEN s THEN currval('ids_private.locality_uuid_at_seq') ELSE currval('ids_private.locality_uuid_variable_seq') END AS n
            FROM (SELECT timestamptz '1970-01-01 00:00:00+00' + floor(random() * 281474976710) * interval '1 second'
                         + floor(random() * 1000000) * interval '1 microsecond' AS ts, g % 2 = 0 AS s
                  FROM generate_series(1, 4000) g) t) u" "4000 of 4000"
@@ -394,7 +394,7 @@ SQL
                                AND public.hot_guid_pid(id) = pg_backend_pid() & 65535
                                AND public.hot_guid_counter(id) = n & 16777215::int8)
             || ' of ' || count(*)
-     FROM (SELECT k, clock_timestamp() AS t0, ids.hot_guid(k) AS id, currval('ids.locality_uuid_hot_seq') AS n,
+     FROM (SELECT k, clock_timestamp() AS t0, ids.hot_guid(k) AS id, currval('ids_private.locality_uuid_hot_seq') AS n,
                   clock_timestamp() AS t1
            FROM (SELECT floor(random() * 4294967296)::int8 AS k FROM generate_series(1, 3000)) r) s" "3000 of 3000"
   expect "Hot Guids for given times carry their second" \
@@ -408,7 +408,7 @@ SQL
   # the run over at its place 0).
   now_w="floor(extract(epoch FROM clock_timestamp()) / 600)::int8"
   # Where this database's runs start (counters.sql).
-  start="pg_sequence_last_value('ids.locality_uuid_run_start')"
+  start="pg_sequence_last_value('ids_private.locality_uuid_run_start')"
   # The next sequential id's error: SQLSTATE, message, DETAIL.
   outcome_of() {
     g -c "DO \$\$ DECLARE st text; m text; d text; h text; BEGIN
@@ -452,7 +452,7 @@ SQL
   [ "$released" = "63 62 1 63" ] || fail "the release: got '$released', wanted '63 62 1 63'"
   [ "$slots" = "63 closed, 1 kept" ] || fail "the slots after the release: $slots"
   echo "ok: locality_uuid_release_future_windows() by a member of the owner role: 63 released (62 100 ahead, 1 exactly 64), $slots"
-  left=$(q -c "SELECT count(*) FROM pg_locks WHERE relation = 'ids.locality_uuid_lock'::regclass")
+  left=$(q -c "SELECT count(*) FROM pg_locks WHERE relation = 'ids_private.locality_uuid_lock'::regclass")
   [ "$left" = 0 ] || fail "the release left $left locks on the takeover's view"
   g -c "SELECT setval(r, ((w + 1) << 32) + 2147483648, true)
         FROM (SELECT $now_w + k AS w FROM generate_series(0, 1) k) n,
@@ -486,15 +486,15 @@ SQL
   # that must take its run over waits (seen in pg_stat_activity), and goes
   # on when it is released.
   g -c "SELECT setval(r, (($now_w - 70) << 32) + 12345) FROM unnest(ids.locality_uuid_runs()) r" >/dev/null
-  g -c "BEGIN" -c "LOCK TABLE ids.locality_uuid_lock IN EXCLUSIVE MODE" -c "SELECT pg_sleep(60)" >/dev/null 2>&1 &
+  g -c "BEGIN" -c "LOCK TABLE ids_private.locality_uuid_lock IN EXCLUSIVE MODE" -c "SELECT pg_sleep(60)" >/dev/null 2>&1 &
   holder=$!
   for _ in $(seq 1 100); do
-    [ "$(q -c "SELECT count(*) FROM pg_locks WHERE relation = 'ids.locality_uuid_lock'::regclass AND granted")" = 1 ] && break
+    [ "$(q -c "SELECT count(*) FROM pg_locks WHERE relation = 'ids_private.locality_uuid_lock'::regclass AND granted")" = 1 ] && break
     sleep 0.1
   done
   # A waiter canceled while it waits keeps no lock behind.
   psql -X -q -At -d app -c "SET ROLE app_owner" -c "SELECT ids.locality_uuid(true) AS to_cancel" \
-    -c "SELECT 'locks held after the cancel: ' || count(*) FROM pg_locks WHERE pid = pg_backend_pid() AND relation = 'ids.locality_uuid_lock'::regclass" \
+    -c "SELECT 'locks held after the cancel: ' || count(*) FROM pg_locks WHERE pid = pg_backend_pid() AND relation = 'ids_private.locality_uuid_lock'::regclass" \
     >"$WORK/canceled.txt" 2>&1 &
   canceled=$!
   for _ in $(seq 1 300); do
@@ -536,7 +536,7 @@ SQL
   g -c "SELECT setval(r, (($now_w - 70) << 32) + 12345) FROM unnest(ids.locality_uuid_runs()) r" >/dev/null
   # The clients are a role with only the README's grants.
   q -c "CREATE ROLE app_user" -c "GRANT USAGE ON SCHEMA ids TO app_user" \
-    -c "GRANT USAGE ON ALL SEQUENCES IN SCHEMA ids TO app_user"
+    -c "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ids TO app_user"
   g -c "CREATE TABLE public.made (id uuid NOT NULL, sequential bool NOT NULL)" -c "GRANT INSERT ON public.made TO app_user"
   cat >"$WORK/clients.sql" <<'PGB'
 SET ROLE app_user;
@@ -553,7 +553,7 @@ PGB
      FROM public.made" "32000 ids by 16 backends, 0 repeated counters"
   # What that role cannot do: set a run or a counter back, push a run into
   # the future through the takeover, or change the node value.
-  for call in "SELECT setval('ids.locality_uuid_run_00', 1)" "SELECT setval('ids.locality_uuid_at_seq', 1)" \
+  for call in "SELECT setval('ids_private.locality_uuid_run_00', 1)" "SELECT setval('ids_private.locality_uuid_at_seq', 1)" \
               "SELECT ids.locality_uuid_run_place(now(), floor(extract(epoch FROM now()) / 600)::int8 + 5, 0)" \
               "SELECT ids.locality_uuid_set_node(1, 'x')" "SELECT * FROM ids.locality_uuid_release_future_windows()"; do
     if out=$(psql -X -q -At -d app -v ON_ERROR_STOP=1 -c "SET ROLE app_user" -c "$call" 2>&1); then
@@ -562,7 +562,8 @@ PGB
     echo "ok: app_user cannot $call: $(echo "$out" | grep -o 'ERROR: .*')"
   done
   out=$(psql -X -q -At -d app -v ON_ERROR_STOP=1 -c "SET ROLE app_user" \
-          -c "SELECT ids_left + ids_drawn + $start FROM ids.locality_uuid_window_usage()" 2>&1) || fail "app_user's window usage: $out"
+          -c "SELECT ids_left + ids_drawn + $(psql -X -q -At -d app -c "SELECT $start") FROM ids.locality_uuid_window_usage()" 2>&1) ||
+    fail "app_user's window usage: $out"
   [ "$out" = 2147483648 ] || fail "app_user's window usage: $out"
   echo "ok: app_user reads the window's usage: ids_left + ids_drawn + the run start = $out"
 
@@ -658,9 +659,10 @@ SQL
   g -c "CREATE SCHEMA gone"
   psql -X -q -d app -c "SET ROLE app_owner" -v locality_schema=gone -f "$SCRIPT" >/dev/null
   objects="SELECT (SELECT count(*) FROM pg_proc WHERE pronamespace = 'gone'::regnamespace) || ' routines, '
-                  || (SELECT count(*) FROM pg_class WHERE relnamespace = 'gone'::regnamespace) || ' relations'"
+                  || (SELECT count(*) FROM pg_class WHERE relnamespace IN ('gone'::regnamespace, coalesce(to_regnamespace('gone_private'), 0)))
+                  || ' relations, ' || (SELECT count(*) FROM pg_namespace WHERE nspname = 'gone_private') || ' private schema'"
   installed=$(q -c "$objects")
-  [ "$installed" = "62 routines, 73 relations" ] || fail "installed into gone: $installed"
+  [ "$installed" = "62 routines, 73 relations, 1 private schema" ] || fail "installed into gone: $installed"
   g -c "CREATE TABLE public.uses_gone (id uuid DEFAULT gone.locality_uuid())"
   if out=$(psql -X -q -d app -c "SET ROLE app_owner" -v locality_schema=gone -f "$UNINSTALL" 2>&1); then
     fail "uninstalled under a DEFAULT that uses it"
@@ -675,7 +677,7 @@ SQL
   psql -X -q -d app -c "SET ROLE app_owner" -v locality_schema=gone -f "$UNINSTALL" >/dev/null
   expect "the uninstall drops every routine and sequence of the edition, no other" \
     "$objects || ': ' || (SELECT string_agg(oid::regprocedure::text, ',') FROM pg_proc WHERE pronamespace = 'gone'::regnamespace)" \
-    "1 routines, 0 relations: gone.locality_uuid(integer)"
+    "1 routines, 0 relations, 0 private schema: gone.locality_uuid(integer)"
   c_members="SELECT count(*) FROM pg_depend WHERE refobjid = (SELECT oid FROM pg_extension WHERE extname = 'locality_uuid')"
   members=$(q -c "$c_members")
   if out=$(psql -X -q -d app -v locality_schema=public -f "$UNINSTALL" 2>&1); then
@@ -727,7 +729,7 @@ SQL
   [ "$(psql -X -At -d ext -c "SELECT count(*) FROM pg_extension WHERE extname = 'locality_uuid_sql'")" = 0 ] ||
     fail "a refused extension is there"
   psql -X -q -d ext -v ON_ERROR_STOP=1 -c "CREATE SCHEMA ids" -c "CREATE EXTENSION locality_uuid_sql SCHEMA ids" \
-    -c "GRANT USAGE ON SCHEMA ids TO app_owner" -c "GRANT USAGE ON ALL SEQUENCES IN SCHEMA ids TO app_owner"
+    -c "GRANT USAGE ON SCHEMA ids TO app_owner" -c "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ids TO app_owner"
   routines="SELECT md5(string_agg(p.proname || '(' || pg_get_function_arguments(p.oid) || ') ' || p.prosrc || ' '
                                   || p.prosecdef || coalesce(array_to_string(p.proconfig, ','), '')
                                   || coalesce(obj_description(p.oid, 'pg_proc'), ''), E'\n' ORDER BY p.proname, p.oid::regprocedure::text))
@@ -749,18 +751,19 @@ SQL
   out=$(e -c "SELECT ids.locality_uuid(false), ids.locality_uuid(true), ids.locality_uuid_at(now(), true), ids.hot_guid(1)
               FROM generate_series(1, 700)" 2>&1) || fail "ids by a role with the README's grants: $out"
   counters="SELECT string_agg(sequencename || '=' || coalesce(last_value::text, '-'), ' ' ORDER BY sequencename)
-            FROM pg_sequences WHERE schemaname = 'ids'"
-  before=$(e -c "$counters")
+            FROM pg_sequences WHERE schemaname = 'ids_private'"
+  before=$(psql -X -q -At -v ON_ERROR_STOP=1 -d ext -c "$counters")
   psql -X -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE ext_restored OWNER app_owner"
   pg_dump -d ext >"$WORK/ext.sql"
   psql -X -q -d ext_restored -v ON_ERROR_STOP=1 -f "$WORK/ext.sql" >/dev/null
   after=$(psql -X -q -At -v ON_ERROR_STOP=1 -d ext_restored -c "$counters")
   [ "$after" = "$before" ] || fail "pg_dump and a restore lost counters: $after, wanted $before"
-  echo "ok: pg_dump and a restore keep the extension's 67 counters: $(echo "$after" | cut -c1-120)..."
+  echo "ok: pg_dump and a restore keep the extension's 72 counters: $(echo "$after" | cut -c1-120)..."
   psql -X -q -d ext -v ON_ERROR_STOP=1 -c "DROP EXTENSION locality_uuid_sql"
-  DB=ext expect "DROP EXTENSION locality_uuid_sql leaves nothing in ids" \
+  DB=ext expect "DROP EXTENSION locality_uuid_sql leaves nothing in ids, and no ids_private" \
     "SELECT (SELECT count(*) FROM pg_proc WHERE pronamespace = 'ids'::regnamespace)
-            + (SELECT count(*) FROM pg_class WHERE relnamespace = 'ids'::regnamespace)" "0"
+            + (SELECT count(*) FROM pg_class WHERE relnamespace = 'ids'::regnamespace)
+            + (SELECT count(*) FROM pg_namespace WHERE nspname = 'ids_private')" "0"
 
   # pg_tle: the script hands pgtle.install_extension exactly the tested
   # extension script (without the \echo guard a file needs). A stand-in

@@ -80,10 +80,10 @@ run() {
   as dba origin -c "CREATE SCHEMA ids"
   as dba origin -v locality_schema=ids -f "$SCRIPT" >/dev/null
   as dba origin -c "SELECT ids.locality_uuid_set_node(17, 'db-17')" -c "GRANT USAGE ON SCHEMA ids TO app" \
-    -c "GRANT USAGE ON ALL SEQUENCES IN SCHEMA ids TO app" >/dev/null
+    -c "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ids TO app" >/dev/null
   as app origin -c "SELECT ids.locality_uuid(false), ids.locality_uuid(true), ids.locality_uuid_at(now(), true), ids.hot_guid(1, now())" >/dev/null
   counters="SELECT string_agg(coalesce(pg_sequence_last_value(c.oid), 0)::text, ' ' ORDER BY c.relname COLLATE \"C\")
-            FROM pg_class c WHERE c.relnamespace = 'ids'::regnamespace AND c.relkind = 'S'"
+            FROM pg_class c WHERE c.relnamespace = 'ids_private'::regnamespace AND c.relkind = 'S'"
   q -c "CREATE DATABASE copy TEMPLATE origin OWNER dba"
   DB=copy q -c "TRUNCATE public.made"
   before=$(DB=copy q -c "$counters")
@@ -100,7 +100,7 @@ run() {
   echo "ok: the copy's first id moved its counters and warned once: $(grep -E '^(WARNING|DETAIL)' "$WORK/copy.txt" | tr '\n' ' ' | cut -c1-300)"
   # How far each moved (from the values the template had).
   moved=$(python3 - "$before" "$(DB=copy q -c "SELECT string_agg(coalesce(pg_sequence_last_value(c.oid), 0)::text, ' ' ORDER BY c.relname COLLATE \"C\")
-                                              FROM pg_class c WHERE c.relnamespace = 'ids'::regnamespace AND c.relkind = 'S'
+                                              FROM pg_class c WHERE c.relnamespace = 'ids_private'::regnamespace AND c.relkind = 'S'
                                                 AND c.relname IN ('locality_uuid_at_seq', 'locality_uuid_hot_seq', 'locality_uuid_variable_seq')")" <<'PY'
 import sys
 b = sys.argv[1].split()
@@ -116,8 +116,8 @@ PY
     fail "the copy's counters moved too little: given-time $at_moved, Hot Guid $hot_moved, variable $var_moved"
   echo "ok: the copy's draws moved on: given-time by $at_moved, Hot Guid by $hot_moved, variable by $var_moved (with its $N ids of each)"
   DB=copy expect "the copy's run start is redrawn, its counters bound to it" \
-    "SELECT pg_sequence_last_value('ids.locality_uuid_run_start') <> $(echo "$before" | awk '{print $(NF-1)}')
-            AND pg_sequence_last_value('ids.locality_uuid_home_database') = (SELECT oid FROM pg_database WHERE datname = 'copy')" "t"
+    "SELECT pg_sequence_last_value('ids_private.locality_uuid_run_start') <> $(echo "$before" | awk '{print $(NF-1)}')
+            AND pg_sequence_last_value('ids_private.locality_uuid_home_database') = (SELECT oid FROM pg_database WHERE datname = 'copy')" "t"
   psql -X -q -v ON_ERROR_STOP=1 -d copy -c "COPY public.made TO STDOUT" | psql -X -q -v ON_ERROR_STOP=1 -d origin -c "COPY public.made FROM STDIN"
   DB=origin expect "ids made by the copy and its origin at once, pid masked, in each key space: repeated" \
     "SELECT count(*) || ' ids, ' || (SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM public.made GROUP BY $masked) g) || ' repeated'
@@ -125,12 +125,12 @@ PY
   # A dump restored in a new database, and set_node (the same value) on a
   # copy before its first id: moved too.
   q -c "CREATE DATABASE restored OWNER dba" -c "CREATE DATABASE copy2 TEMPLATE origin OWNER dba"
-  pg_dump -d origin -n ids | psql -X -q -v ON_ERROR_STOP=1 -d restored >/dev/null
+  pg_dump -d origin -n ids -n ids_private | psql -X -q -v ON_ERROR_STOP=1 -d restored >/dev/null
   out=$(as app restored -c "SELECT ids.locality_uuid() IS NOT NULL" 2>&1)
   grep -q '^WARNING:  locality_uuid: this database is a copy' <<<"$out" || fail "a restored dump's first id: $out"
   out=$(as dba copy2 -c "SELECT ids.locality_uuid_set_node(17, 'db-17')" 2>&1)
   grep -q '^WARNING:  locality_uuid: this database is a copy' <<<"$out" || fail "set_node on a copy: $out"
-  [ "$(DB=copy2 q -c "SELECT pg_sequence_last_value('ids.locality_uuid_variable_seq') - $(echo "$before" | awk '{print $NF}') >= 1073741824")" = t ] ||
+  [ "$(DB=copy2 q -c "SELECT pg_sequence_last_value('ids_private.locality_uuid_variable_seq') - $(echo "$before" | awk '{print $NF}') >= 1073741824")" = t ] ||
     fail "set_node on a copy did not move its counters"
   echo "ok: a restored dump's first id, and set_node on a copy before any id, move the counters and warn"
 
@@ -145,7 +145,7 @@ PY
                  FROM generate_series(1, 1000)" >/dev/null
   kept="SELECT up.locality_uuid_node_id() || ' ' || up.hot_guid_machine_name() || ' ' || up.locality_uuid_variable_start() || ' '
                || (SELECT string_agg(coalesce(pg_sequence_last_value(c.oid), 0)::text, ' ' ORDER BY c.relname COLLATE \"C\")
-                   FROM pg_class c WHERE c.relnamespace = 'up'::regnamespace AND c.relkind = 'S'
+                   FROM pg_class c WHERE c.relnamespace IN ('up'::regnamespace, coalesce(to_regnamespace('up_private'), 0)) AND c.relkind = 'S'
                      AND (c.relname ~ '^locality_uuid_run_[0-9]+\$' OR c.relname ~ '_seq\$'))"
   before=$(DB=upg$o q -c "$kept")
   out=$(as dba upg$o -v locality_schema=up -f "$SCRIPT" 2>&1) || fail "the upgrade: $out"
@@ -188,7 +188,7 @@ PY
   # The server's node value and machine name are 17 and db-17: the same
   # value in the SQL edition is said.
   out=$(as dba move -c "SELECT ids.locality_uuid_set_node(17, 'db-17')" -c "GRANT USAGE ON SCHEMA ids TO app" \
-          -c "GRANT USAGE ON ALL SEQUENCES IN SCHEMA ids TO app" 2>&1)
+          -c "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ids TO app" 2>&1)
   grep -q '^WARNING:  locality_uuid: the C edition in schema cedition has node value 17 too$' <<<"$out" ||
     fail "set_node beside the C edition: $out"
   echo "ok: set_node names the C edition with the same node value: $(grep -E '^(WARNING|HINT)' <<<"$out" | tr '\n' ' ')"

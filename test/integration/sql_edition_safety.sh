@@ -136,12 +136,22 @@ SQL
   q -c "SET ROLE dba" -c "REVOKE CREATE ON SCHEMA leftover FROM mallory" -c "CREATE SCHEMA theirs"
   q -c "CREATE FUNCTION theirs.locality_uuid_runs() RETURNS regclass[] LANGUAGE sql AS 'SELECT ''{}''::regclass[]'" \
     -c "CREATE SCHEMA planted_su" -c "CREATE FUNCTION planted_su.locality_uuid_runs() RETURNS regclass[] LANGUAGE sql AS 'SELECT ''{}''::regclass[]'"
+  # The private schema (NAME_private) the edition keeps its counters in:
+  # one mallory made first, one other roles may use, a name too long for it.
+  long=$(printf 'l%.0s' $(seq 56))
+  q -c "SET ROLE dba" -c "CREATE SCHEMA hers" -c "CREATE SCHEMA used" -c "CREATE SCHEMA used_private" \
+    -c "GRANT USAGE ON SCHEMA used_private TO mallory" -c "CREATE SCHEMA $long"
+  q -c "SET ROLE mallory" -c "CREATE SCHEMA hers_private"
   for case in "psql|mallorys|42501|schema mallorys is owned by role mallory|A schema's owner can drop and replace the objects in it; the installing role is dba." \
               "extension|mallorys|42501|schema mallorys is owned by role mallory|A schema's owner can drop and replace the objects in it; the installing role is postgres." \
               "psql|leftover|42501|schema leftover holds objects of other roles|Found: function leftover.locality_uuid_node_id() of mallory, function leftover.locality_uuid_runs() of mallory, function leftover.locality_uuid_variable_start() of mallory, function leftover.trap_eq(a oid, b oid) of mallory, operator leftover.= of mallory, relation leftover.locality_uuid_run_00 of mallory, relation leftover.locality_uuid_variable_seq of mallory. The edition would call or meet them." \
               "pg_tle|leftover|42501|schema leftover holds objects of other roles|Found: function leftover.locality_uuid_node_id() of mallory" \
               "psql|theirs|42501|schema theirs holds objects of the edition's names that role dba does not own|Found: function theirs.locality_uuid_runs() of postgres." \
-              "extension|planted_su|42710|schema planted_su already holds objects of the edition's names|Found: function planted_su.locality_uuid_runs() of postgres."; do
+              "extension|planted_su|42710|schema planted_su already holds objects of the edition's names|Found: function planted_su.locality_uuid_runs() of postgres." \
+              "psql|hers|42501|schema hers_private is owned by role mallory|A schema's owner can drop and replace the objects in it; the installing role is dba." \
+              "psql|used|42501|other roles may use schema used_private|USAGE on schema used_private is granted to mallory: a role that can name the counters can lock them." \
+              "extension|used|42710|schema used_private exists|The edition keeps its counters in schema used_private, which it creates." \
+              "psql|$long|22023|the schema name must be lower-case letters, digits and _, not a keyword, and at most 55 bytes|The schema is $long; the edition's private schema is ${long}_private."; do
     IFS='|' read -r form schema code message detail <<<"$case"
     install_as "$form" "$schema"
     [ $rc -ne 0 ] || fail "$form installed into $schema"
@@ -151,6 +161,9 @@ SQL
     echo "ok: $form refuses schema $schema: $code $message / $(grep -o 'DETAIL:  .*' <<<"$out" | cut -c10-130)"
   done
   expect "the trap never ran, in any refusal" "$trap_ran" "0"
+  expect "the refusals left the private schemas as they were" \
+    "SELECT string_agg(n.nspname || ' ' || (SELECT count(*) FROM pg_class WHERE relnamespace = n.oid), ', ' ORDER BY n.nspname)
+     FROM pg_namespace n WHERE n.nspname ~ '_private\$'" "hers_private 0, used_private 0"
   # Predefined roles that write or lock every relation: a member is
   # refused, named by the role the grant went to (etl, mallory's group).
   if [ "$PG_MAJOR" -ge 14 ]; then
@@ -182,11 +195,19 @@ SQL
   q -c "SET ROLE dba" -c "CREATE SCHEMA ids" \
     -c "ALTER DEFAULT PRIVILEGES REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC" \
     -c "ALTER DEFAULT PRIVILEGES IN SCHEMA ids GRANT ALL ON SEQUENCES TO mallory" \
-    -c "ALTER DEFAULT PRIVILEGES IN SCHEMA ids GRANT ALL ON TABLES TO mallory"
+    -c "ALTER DEFAULT PRIVILEGES IN SCHEMA ids GRANT ALL ON TABLES TO mallory" \
+    -c "ALTER DEFAULT PRIVILEGES GRANT ALL ON SEQUENCES TO mallory" -c "ALTER DEFAULT PRIVILEGES GRANT ALL ON TABLES TO mallory" \
+    -c "ALTER DEFAULT PRIVILEGES GRANT ALL ON SCHEMAS TO mallory"
   install_as psql ids
   [ $rc = 0 ] && [ "$out" = "locality_uuid: the SQL edition $VERSION is installed in schema ids" ] ||
     fail "the psql install into ids: $out"
   echo "ok: psql installs into a schema of dba's own: $out"
+  expect "dba's default privileges reached nothing in ids_private" \
+    "SELECT count(*) FROM pg_class c, aclexplode(c.relacl) a WHERE c.relnamespace = 'ids_private'::regnamespace AND a.grantee <> c.relowner
+     UNION ALL SELECT count(*) FROM pg_namespace n, aclexplode(n.nspacl) a WHERE n.nspname = 'ids_private' AND a.grantee <> n.nspowner" "0
+0"
+  # (Its schemas' defaults would make dba's next schema mallory's to create in.)
+  q -c "SET ROLE dba" -c "ALTER DEFAULT PRIVILEGES REVOKE ALL ON SCHEMAS FROM mallory"
   q -c "CREATE SCHEMA ids_ext"
   install_as extension ids_ext
   [ $rc = 0 ] || fail "the extension into ids_ext: $out"
@@ -199,33 +220,41 @@ SQL
   expect "each form installs into a clean schema: routines and relations" \
     "SELECT string_agg(n.nspname || ' ' || (SELECT count(*) FROM pg_proc WHERE pronamespace = n.oid) || '/'
                        || (SELECT count(*) FROM pg_class WHERE relnamespace = n.oid), ', ' ORDER BY n.nspname)
-     FROM pg_namespace n WHERE n.nspname IN ('ids', 'ids_ext', 'ids_tle')" "ids 62/73, ids_ext 62/73, ids_tle 62/73"
+     FROM pg_namespace n WHERE n.nspname ~ '^ids(_ext|_tle)?(_private)?\$'" \
+    "ids 62/0, ids_ext 62/0, ids_ext_private 0/73, ids_private 0/73, ids_tle 62/0, ids_tle_private 0/73"
   # A write privilege the owner grants since: the upgrade (a re-run of
   # the psql script) refuses, naming the grant and the REVOKE.
-  q -c "SET ROLE dba" -c "GRANT UPDATE ON SEQUENCE ids.locality_uuid_hot_seq TO mallory" -c "GRANT TRUNCATE ON ids.locality_uuid_lock TO PUBLIC"
+  q -c "SET ROLE dba" -c "GRANT UPDATE ON SEQUENCE ids_private.locality_uuid_hot_seq TO mallory" -c "GRANT TRUNCATE ON ids_private.locality_uuid_lock TO PUBLIC"
   install_as psql ids
   [ $rc -ne 0 ] && grep -q "ERROR:  42501: locality_uuid: install refused: other roles may write the edition's counters or lock its view\$" <<<"$out" &&
-    grep -qxF "DETAIL:  UPDATE on ids.locality_uuid_hot_seq is granted to mallory; TRUNCATE on ids.locality_uuid_lock is granted to PUBLIC." <<<"$out" &&
-    grep -qF "HINT:  REVOKE UPDATE ON ids.locality_uuid_hot_seq FROM mallory; REVOKE TRUNCATE ON ids.locality_uuid_lock FROM PUBLIC; Then run" <<<"$out" ||
+    grep -qxF "DETAIL:  UPDATE on ids_private.locality_uuid_hot_seq is granted to mallory; TRUNCATE on ids_private.locality_uuid_lock is granted to PUBLIC." <<<"$out" &&
+    grep -qF "HINT:  REVOKE UPDATE ON ids_private.locality_uuid_hot_seq FROM mallory; REVOKE TRUNCATE ON ids_private.locality_uuid_lock FROM PUBLIC; Then run" <<<"$out" ||
     fail "the upgrade with write grants: $out"
   echo "ok: an upgrade refuses write grants to other roles: $(grep -o 'DETAIL:  .*' <<<"$out" | cut -c10-)"
-  q -c "SET ROLE dba" -c "REVOKE UPDATE ON SEQUENCE ids.locality_uuid_hot_seq FROM mallory" -c "REVOKE TRUNCATE ON ids.locality_uuid_lock FROM PUBLIC"
+  q -c "SET ROLE dba" -c "REVOKE UPDATE ON SEQUENCE ids_private.locality_uuid_hot_seq FROM mallory" -c "REVOKE TRUNCATE ON ids_private.locality_uuid_lock FROM PUBLIC"
   install_as psql ids
   [ $rc = 0 ] || fail "the upgrade once revoked: $out"
-  expect "mallory holds no privilege on a sequence or the lock's view" \
+  expect "mallory holds no privilege on a sequence, the lock's view or their schema" \
     "SELECT count(*) FILTER (WHERE has_table_privilege('mallory', c.oid, 'SELECT,INSERT,UPDATE,DELETE,TRUNCATE,REFERENCES,TRIGGER')
                                 OR (c.relkind = 'S' AND has_sequence_privilege('mallory', c.oid, 'USAGE,SELECT,UPDATE')))
-            || ' of ' || count(*)
-     FROM pg_class c WHERE c.relnamespace = 'ids'::regnamespace" "0 of 73"
+            || ' of ' || count(*) || ', schema: ' || has_schema_privilege('mallory', 'ids_private', 'USAGE,CREATE')
+     FROM pg_class c WHERE c.relnamespace = 'ids_private'::regnamespace" "0 of 73, schema: false"
   expect "the trap never ran" "$trap_ran" "0"
 
   # ---- privileges: the README's recipe, EXECUTE on everything ----
-  q -c "SET ROLE dba" -c "GRANT USAGE ON SCHEMA ids TO app, reader" -c "GRANT USAGE ON ALL SEQUENCES IN SCHEMA ids TO app" \
-    -c "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ids TO app, reader" -c "SELECT ids.locality_uuid_set_node(17, 'db-17')"
+  # (This database's default privileges withhold EXECUTE from PUBLIC:
+  # the read-only role gets every function but the makers', as
+  # doc/sql-edition.md says for that case.)
+  q -c "SET ROLE dba" -c "GRANT USAGE ON SCHEMA ids TO app, reader" -c "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ids TO app, reader" \
+    -c "REVOKE EXECUTE ON FUNCTION ids.locality_uuid_clock_id(boolean), ids.locality_uuid_given_id(timestamptz, boolean),
+                                   ids.locality_uuid_hot_make(bigint, timestamptz, bigint), ids.locality_uuid_window_usage() FROM reader" \
+    -c "SELECT ids.locality_uuid_set_node(17, 'db-17')"
   got=$(as app shop -c "SELECT ids.locality_uuid_node(ids.locality_uuid()) || ' ' || ids.locality_uuid_node(ids.locality_uuid(true))
                               || ' ' || ids.hot_guid_machine(ids.hot_guid(3)) || ' ' || ids.locality_uuid_node(ids.locality_uuid_at(now(), true))")
   [ "$got" = "17 17 f52bb9 17" ] || fail "app's ids: $got"
   echo "ok: app, with USAGE and EXECUTE on all functions, makes ids of every kind: $got"
+  got=$(as app shop -c "SELECT ids_drawn > 0 AND ids_left > 0 FROM ids.locality_uuid_window_usage()")
+  [ "$got" = t ] || fail "app's window usage: $got"
   for call in "SELECT ids.locality_uuid_set_node(1, 'x')|locality_uuid_set_node" \
               "SELECT * FROM ids.locality_uuid_release_future_windows()|locality_uuid_release_future_windows" \
               "SELECT * FROM ids.locality_uuid_counters()|locality_uuid_counters" \
@@ -252,18 +281,22 @@ SQL
     fail "reader took a run over: $out"
   [ "$(q -c "SELECT pg_sequence_last_value($run_of)")" = "$slot_before" ] || fail "reader moved the run"
   echo "ok: reader cannot take a run over: $(grep -o 'ERROR: .*' <<<"$out")"
-  # doc/sql-edition.md's read-only role: every reader, window usage with
-  # NULL counts, and no id (no USAGE on the sequences).
-  got=$(as reader shop -c "SELECT ids.locality_uuid_node('00000001-0000-b000-0011-0190a0000000'::uuid) || ' ' ||
-                                  (SELECT coalesce(ids_drawn::text, 'NULL') || ' ' || coalesce(ids_left::text, 'NULL') FROM ids.locality_uuid_window_usage())" 2>&1) ||
+  # doc/sql-edition.md's read-only role: every reader, and neither an id
+  # of any kind nor the window's counts (no EXECUTE on the makers).
+  got=$(as reader shop -c "SELECT ids.locality_uuid_node('00000001-0000-b000-0011-0190a0000000'::uuid)" 2>&1) ||
     fail "reader's readers: $got"
-  out=$(psql -X -q -v ON_ERROR_STOP=1 -v VERBOSITY=verbose -U reader -d shop -c "SELECT ids.locality_uuid()" 2>&1) &&
-    fail "reader made an id: $out"
-  [ "$got" = "17 NULL NULL" ] && grep -q "^ERROR:  42501: permission denied for sequence locality_uuid_" <<<"$out" ||
-    fail "the read-only role: $got / $out"
-  echo "ok: the read-only role reads ids ($got: window usage with NULL counts) and makes none: $(grep -o 'ERROR: .*' <<<"$out")"
-  out=$(psql -X -q -v ON_ERROR_STOP=1 -U app -d shop -c "SELECT nextval($run_of)" \
-          -c "SELECT ids.locality_uuid_run_place(now(), $now_w, currval($run_of) + 1)" 2>&1) &&
+  [ "$got" = 17 ] || fail "the read-only role's reader: $got"
+  for call in "ids.locality_uuid()|locality_uuid_clock_id" "ids.locality_uuid_at(now(), true)|locality_uuid_given_id" \
+              "ids.hot_guid(3)|locality_uuid_hot_make" "ids.locality_uuid_window_usage()|locality_uuid_window_usage"; do
+    out=$(psql -X -q -v ON_ERROR_STOP=1 -v VERBOSITY=verbose -U reader -d shop -c "SELECT ${call%|*}" 2>&1) &&
+      fail "reader could: ${call%|*}: $out"
+    grep -qx "ERROR:  42501: permission denied for function ${call#*|}" <<<"$out" || fail "the read-only role's ${call%|*}: $out"
+  done
+  echo "ok: the read-only role reads ids ($got) and makes none of any kind, nor reads the window's counts (42501 on each maker)"
+  # (app draws from the run only through a maker; place 2^31 - 1 is one a
+  # run never hands out.)
+  out=$(psql -X -q -v ON_ERROR_STOP=1 -U app -d shop -c "SELECT ids.locality_uuid(true)" \
+          -c "SELECT ids.locality_uuid_run_place(now(), $now_w, (($now_w + 1) << 32) + 2147483647)" 2>&1) &&
     fail "app took a run over with a value it did not draw: $out"
   grep -q "ERROR:  permission denied for the sequential run of window" <<<"$out" || fail "app's made-up draw: $out"
   echo "ok: app cannot take a run over with a value it did not draw: $(grep -o 'ERROR: .*' <<<"$out")"
@@ -279,12 +312,12 @@ SQL
   q -c "CREATE DATABASE shop2 TEMPLATE shop OWNER dba"
   as dba shop <<'SQL' >"$WORK/owner_hold.txt" 2>&1 &
 BEGIN;
-LOCK TABLE ids.locality_uuid_lock IN SHARE UPDATE EXCLUSIVE MODE;
+LOCK TABLE ids_private.locality_uuid_lock IN SHARE UPDATE EXCLUSIVE MODE;
 SELECT pg_sleep(120);
 SQL
   owner_hold=$!
   for _ in $(seq 100); do
-    [ "$(q -c "SELECT count(*) FROM pg_locks WHERE relation = 'ids.locality_uuid_lock'::regclass AND granted")" = 1 ] && break
+    [ "$(q -c "SELECT count(*) FROM pg_locks WHERE relation = 'ids_private.locality_uuid_lock'::regclass AND granted")" = 1 ] && break
     sleep 0.1
   done
   # (Variable, given-time and Hot Guid ids: the current window's run may
@@ -297,42 +330,78 @@ SQL
   echo "ok: a new session's first ids while the owner holds the edition's lock: nodes $got, no wait"
   q -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE usename = 'dba' AND query LIKE 'SELECT pg_sleep%'" >/dev/null
   wait $owner_hold || true
-  # reader (USAGE on the schema, nothing else) holds from parse time ROW
-  # SHARE on every relation of the edition (PREPARE ... FOR UPDATE) and
-  # ROW EXCLUSIVE on a sequence (a prepared UPDATE), in shop and in its
-  # copy shop2, in transactions it leaves open; app's transaction in shop
-  # holds the view's FOR UPDATE in a PREPARE TRANSACTION, which outlives
-  # its session.
-  cat >"$WORK/reader_holds.sql" <<'SQL'
+  # ---- locks: no other role can name what it could lock ----
+  # 1.4 kept the counters and the lock in ids, which the README's roles
+  # may use: a role that can name a relation takes a lock on it from parse
+  # time, before any privilege check (PREPARE ... FOR UPDATE: ROW SHARE; a
+  # prepared UPDATE: ROW EXCLUSIVE, kept past a disconnect by PREPARE
+  # TRANSACTION), and CREATE RULE and CREATE TRIGGER wait for their
+  # strong locks before they check ownership: queued behind any hold, every
+  # later request waits behind them. Since 1.5 they live in ids_private,
+  # which only the owner may use. reader and app try each of those on each
+  # of its 73 relations, in shop and in its copy shop2, each in a
+  # transaction of its own: every one is refused at the name (42501 on the
+  # schema), and neither role holds or awaits a lock there.
+  attempts="$WORK/attempts.sql"
+  q -c "SELECT format(E'BEGIN;\nPREPARE s%1\$s AS SELECT FROM ids_private.%2\$I FOR UPDATE;\nROLLBACK;\n'
+                      'BEGIN;\nPREPARE w%1\$s AS UPDATE ids_private.%2\$I SET log_cnt = 0;\nROLLBACK;\n'
+                      'CREATE RULE r%1\$s AS ON UPDATE TO ids_private.%2\$I DO INSTEAD NOTHING;\n'
+                      'CREATE TRIGGER t%1\$s BEFORE UPDATE ON ids_private.%2\$I FOR EACH ROW EXECUTE FUNCTION ids.locality_uuid_here();',
+                      c.oid, c.relname)
+      FROM pg_class c WHERE c.relnamespace = 'ids_private'::regnamespace ORDER BY c.relname" >"$attempts"
+  for role in reader app; do
+    for db in shop shop2; do
+      out=$(psql -X -q -v VERBOSITY=verbose -U $role -d $db -f "$attempts" 2>&1 || true)
+      refused=$(grep -c "^psql:[^ ]* ERROR:  42501: permission denied for schema ids_private\$" <<<"$out" || true)
+      others=$(grep "ERROR:" <<<"$out" | grep -vc "permission denied for schema ids_private\$" || true)
+      [ "$refused" = 292 ] && [ "$others" = 0 ] || fail "$role's attempts in $db: $refused refused, $others other errors: $(head -5 <<<"$out")"
+    done
+  done
+  echo "ok: reader and app, in shop and shop2: 292 attempts each (PREPARE ... FOR UPDATE, a prepared UPDATE, CREATE RULE, CREATE TRIGGER on each of 73 relations), all refused at the name"
+  out=$(psql -X -q -v ON_ERROR_STOP=1 -U app -d shop -c "BEGIN" -c "PREPARE p AS SELECT FROM ids_private.locality_uuid_lock FOR UPDATE" \
+          -c "PREPARE TRANSACTION 'app_holds'" 2>&1) && fail "app prepared a hold: $out"
+  grep -q "permission denied for schema ids_private" <<<"$out" || fail "app's prepared hold: $out"
+  expect "no prepared transaction holds anything of the edition" \
+    "SELECT count(*) FROM pg_locks l WHERE l.pid IS NULL AND l.relation IN (SELECT oid FROM pg_class WHERE relnamespace = 'ids_private'::regnamespace)" "0"
+  # The attack 1.4 fell to: app draws in a transaction it leaves open (its
+  # maker holds ROW EXCLUSIVE on the counter, as any nextval does); reader
+  # then asks for a trigger on that counter. In 1.4 the request queued
+  # behind app's hold and every new session's id queued behind it
+  # (statement_timeout here); now it is refused at once and ids go on.
+  as app shop <<'SQL' >"$WORK/app_open.txt" 2>&1 &
 BEGIN;
-SELECT format('PREPARE s%s AS SELECT FROM ids.%I FOR UPDATE', c.oid, c.relname)
-FROM pg_class c WHERE c.relnamespace = 'ids'::regnamespace \gexec
-PREPARE w AS UPDATE ids.locality_uuid_variable_seq SET log_cnt = 0;
+SELECT ids.locality_uuid();
 SELECT pg_sleep(120);
 SQL
-  for db in shop shop2; do as reader $db -f "$WORK/reader_holds.sql" >"$WORK/reader_$db.txt" 2>&1 & done
-  as app shop -c "BEGIN" -c "PREPARE p AS SELECT FROM ids.locality_uuid_lock FOR UPDATE" -c "PREPARE TRANSACTION 'app_holds'" >/dev/null
-  held="SELECT count(*) FILTER (WHERE l.mode = 'RowShareLock') || ' ROW SHARE, '
-               || count(*) FILTER (WHERE l.mode = 'RowExclusiveLock') || ' ROW EXCLUSIVE'
-        FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-        WHERE a.usename = 'reader' AND a.datname = current_database() AND l.granted
-          AND l.relation IN (SELECT oid FROM pg_class WHERE relnamespace = 'ids'::regnamespace)"
-  for _ in $(seq 1 100); do
-    [ "$(q -c "$held")" = "73 ROW SHARE, 1 ROW EXCLUSIVE" ] && [ "$(DB=shop2 q -c "$held")" = "73 ROW SHARE, 1 ROW EXCLUSIVE" ] && break
+  app_open=$!
+  for _ in $(seq 100); do
+    [ "$(q -c "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+                WHERE a.usename = 'app' AND l.relation = 'ids_private.locality_uuid_variable_seq'::regclass AND l.granted")" = 1 ] && break
     sleep 0.1
   done
-  expect "reader holds from parse time, in shop" "$held" "73 ROW SHARE, 1 ROW EXCLUSIVE"
-  DB=shop2 expect "reader holds from parse time, in shop2" "$held" "73 ROW SHARE, 1 ROW EXCLUSIVE"
-  expect "app's prepared transaction holds the view" \
-    "SELECT string_agg(l.mode, ' ') FROM pg_locks l WHERE l.pid IS NULL AND l.relation = 'ids.locality_uuid_lock'::regclass" "RowShareLock"
+  psql -X -q -v VERBOSITY=verbose -U reader -d shop -c "SET lock_timeout = 0" \
+    -c "CREATE TRIGGER queued BEFORE UPDATE ON ids_private.locality_uuid_variable_seq FOR EACH ROW EXECUTE FUNCTION ids.locality_uuid_here()" \
+    >"$WORK/reader_trigger.txt" 2>&1 &
+  reader_trigger=$!
+  sleep 1
+  got=$(as app shop -c "SET statement_timeout = '5s'" -c "SELECT ids.locality_uuid_node(ids.locality_uuid())" 2>&1) ||
+    fail "a new session's id while reader asked for a trigger behind app's draw: $got"
+  [ "$got" = 17 ] || fail "a new session's id behind reader's request: $got"
+  wait $reader_trigger || true
+  grep -q "ERROR:  42501: permission denied for schema ids_private" "$WORK/reader_trigger.txt" ||
+    fail "reader's trigger request: $(cat "$WORK/reader_trigger.txt")"
+  echo "ok: reader's CREATE TRIGGER on the counter app holds is refused at the name, and a new session's id goes on (node $got)"
+  q -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE usename = 'app' AND query LIKE 'SELECT pg_sleep%'" >/dev/null
+  wait $app_open || true
   # The copy's first id moves its counters under the view's lock.
   got=$(psql -X -q -At -v ON_ERROR_STOP=1 -U app -d shop2 -c "SET statement_timeout = '20s'" \
-          -c "SELECT ids.locality_uuid_node(ids.locality_uuid()) || ' ' || (pg_sequence_last_value('ids.locality_uuid_home_database')
-                                                                         = (SELECT oid FROM pg_database WHERE datname = 'shop2'))" 2>&1) ||
-    fail "the copy's first id under reader's holds: $got"
+          -c "SELECT ids.locality_uuid_node(ids.locality_uuid())" 2>&1) ||
+    fail "the copy's first id: $got"
   grep -q "WARNING:  locality_uuid: this database is a copy: its counters moved past fresh random points" <<<"$got" &&
-    [ "$(tail -n 1 <<<"$got")" = "17 true" ] || fail "the copy's first id under reader's holds: $got"
-  echo "ok: the copy's first id under reader's holds moved its counters and bound them to shop2"
+    [ "$(tail -n 1 <<<"$got")" = "17" ] && DB=shop2 expect "the copy's counters are bound to shop2" \
+      "SELECT pg_sequence_last_value('ids_private.locality_uuid_home_database') = (SELECT oid FROM pg_database WHERE datname = 'shop2')" "t" ||
+    fail "the copy's first id: $got"
+  echo "ok: the copy's first id moved its counters and bound them to shop2"
 
   # ---- locks: nor a role with only CONNECT, nor reader, delays a takeover ----
   # mallory takes every advisory lock it can name (both key forms, and the
@@ -344,7 +413,7 @@ SQL
 BEGIN;
 SELECT count(pg_advisory_lock(1280664916, c.oid::int)) + count(pg_advisory_lock(c.oid::int8))
        + count(pg_advisory_lock(c.oid::int, c.oid::int)) + count(pg_relation_size(c.oid)) AS held
-FROM pg_class c WHERE c.relnamespace = 'ids'::regnamespace;
+FROM pg_class c WHERE c.relnamespace = 'ids_private'::regnamespace;
 SELECT pg_sleep(120);
 SQL
   holder=$!
@@ -355,29 +424,29 @@ SQL
   done
   expect "locks mallory holds: advisory ones, none on a relation of the edition" \
     "SELECT count(*) FILTER (WHERE l.locktype = 'advisory') || ' advisory, '
-            || count(*) FILTER (WHERE l.locktype = 'relation' AND l.relation IN (SELECT oid FROM pg_class WHERE relnamespace = 'ids'::regnamespace))
-            || ' on relations of ids'
-     FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE a.usename = 'mallory' AND l.granted" "219 advisory, 0 on relations of ids"
+            || count(*) FILTER (WHERE l.locktype = 'relation' AND l.relation IN (SELECT oid FROM pg_class WHERE relnamespace = 'ids_private'::regnamespace))
+            || ' on relations of ids_private'
+     FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE a.usename = 'mallory' AND l.granted" "219 advisory, 0 on relations of ids_private"
   # A takeover: the current window's slot set to an old window.
   pin_window
   q -c "SET ROLE dba" -c "SELECT setval($run_of, (($now_w - 70) << 32) + 12345)" >/dev/null
+  run_start=$(q -c "SELECT pg_sequence_last_value('ids_private.locality_uuid_run_start')")
   took=$(psql -X -q -At -v ON_ERROR_STOP=1 -U app -d shop -c "SET statement_timeout = '20s'" \
            -c "SELECT (extract(epoch FROM clock_timestamp() - t0) * 1000)::int || ' ms '
                       || (ids.locality_uuid_counter(id, true)
                           = (ids.locality_uuid_window_base(floor(extract(epoch FROM ids.locality_uuid_timestamp(id)) / 600)::int8)
-                             + 1 + pg_sequence_last_value('ids.locality_uuid_run_start')) % 4294967296)
+                             + 1 + $run_start) % 4294967296)
                FROM (SELECT clock_timestamp() AS t0) t, LATERAL (SELECT ids.locality_uuid(true) AS id) i" 2>&1) ||
-    fail "the takeover under mallory's and reader's locks: $took"
-  [[ $took =~ ^([0-9]+)\ ms\ true$ ]] && [ "${BASH_REMATCH[1]}" -lt 5000 ] || fail "the takeover under mallory's and reader's locks: $took"
-  echo "ok: a run's takeover under mallory's and reader's locks: $took (the first id of the window's run)"
+    fail "the takeover under mallory's locks: $took"
+  [[ $took =~ ^([0-9]+)\ ms\ true$ ]] && [ "${BASH_REMATCH[1]}" -lt 5000 ] || fail "the takeover under mallory's locks: $took"
+  echo "ok: a run's takeover under mallory's locks: $took (the first id of the window's run)"
   took=$(psql -X -q -At -v ON_ERROR_STOP=1 -U dba -d shop -c "SET statement_timeout = '20s'" \
            -c "SELECT (extract(epoch FROM clock_timestamp() - t0) * 1000)::int || ' ms, ' || n || ' released'
                FROM (SELECT clock_timestamp() AS t0) t, LATERAL (SELECT count(*) AS n FROM ids.locality_uuid_release_future_windows()) r" 2>&1) ||
-    fail "the release under mallory's and reader's locks: $took"
-  [[ $took =~ ^([0-9]+)\ ms ]] && [ "${BASH_REMATCH[1]}" -lt 5000 ] || fail "the release under mallory's and reader's locks: $took"
-  echo "ok: the release under mallory's and reader's locks: $took"
+    fail "the release under mallory's locks: $took"
+  [[ $took =~ ^([0-9]+)\ ms ]] && [ "${BASH_REMATCH[1]}" -lt 5000 ] || fail "the release under mallory's locks: $took"
+  echo "ok: the release under mallory's locks: $took"
   q -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE usename IN ('mallory', 'reader')" >/dev/null
-  q -c "ROLLBACK PREPARED 'app_holds'"
   wait $holder || true
   wait
 

@@ -46,8 +46,7 @@ run() {
   as dba -c "SELECT ids.locality_uuid_set_node(4242, 'db-4242')" >/dev/null
   # The README's grants for a role that makes ids, and a schema of its own
   # (a usual per-tenant layout).
-  as dba -c "GRANT USAGE ON SCHEMA ids TO mallory" -c "GRANT USAGE ON ALL SEQUENCES IN SCHEMA ids TO mallory" \
-    -c "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ids TO mallory"
+  as dba -c "GRANT USAGE ON SCHEMA ids TO mallory" -c "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ids TO mallory"
   q -c "CREATE SCHEMA mine AUTHORIZATION mallory" -c "CREATE SCHEMA trap AUTHORIZATION mallory"
   as mallory -c "CREATE SEQUENCE trap.ran" -c "GRANT USAGE ON SCHEMA trap TO PUBLIC" \
     -c "GRANT USAGE ON SEQUENCE trap.ran TO PUBLIC"
@@ -297,22 +296,32 @@ SQL
   [ "$ran" = f ] || fail "mallory's trap ran"
   echo "ok: mallory's trap never ran"
 
-  # ---- the README's grants reach no value that binds the counters ------
-  # Review finding 3: with USAGE on every sequence, nextval on the binding
-  # and run-start sequences forced moves and closed the window's run.
-  before=$(as dba -c "SELECT string_agg(pg_sequence_last_value(('ids.locality_uuid_' || n)::regclass)::text, ' ' ORDER BY n)
-                      FROM unnest('{home_system,home_database,home_timeline,run_start,session}'::text[]) n")
-  for seq in home_system home_database home_timeline run_start session; do
-    out=$(as mallory -c "SELECT nextval('ids.locality_uuid_$seq')" 2>&1) && fail "mallory drew from locality_uuid_$seq"
-    grep -q "nextval: reached maximum value of sequence \"locality_uuid_$seq\"" <<<"$out" || fail "nextval on $seq: $out"
-    out=$(as mallory -c "SELECT setval('ids.locality_uuid_$seq', 1)" 2>&1) && fail "mallory set locality_uuid_$seq"
-    grep -q "permission denied for sequence locality_uuid_$seq" <<<"$out" || fail "setval on $seq: $out"
+  # ---- the README's grants reach no counter, by name or by oid --------
+  # Review finding 3 (1.3): with USAGE on every sequence, nextval on the
+  # binding and run-start sequences forced moves and closed the window's
+  # run; and (1.4) raw nextval on the counters burnt draws every role
+  # shares. Since 1.5 no role but the owner holds anything on the
+  # sequences, and none can name them (the private schema).
+  seqs="SELECT c.oid FROM pg_class c WHERE c.relnamespace = 'ids_private'::regnamespace AND c.relkind = 'S' ORDER BY c.relname"
+  values="SELECT md5(string_agg(coalesce(pg_sequence_last_value(c.oid), -1)::text, ' ' ORDER BY c.relname)) || ' ' || count(*)
+          FROM pg_class c WHERE c.relnamespace = 'ids_private'::regnamespace AND c.relkind = 'S'"
+  before=$(as dba -c "$values")
+  refused=0
+  for oid in $(as dba -c "$seqs"); do
+    name=$(as dba -c "SELECT relname FROM pg_class WHERE oid = $oid")
+    out=$(as mallory -c "SELECT nextval('ids_private.$name')" 2>&1) && fail "mallory drew from $name by name"
+    grep -q "permission denied for schema ids_private" <<<"$out" || fail "nextval on $name by name: $out"
+    for call in "nextval($oid)" "setval($oid, 1)" "currval($oid)"; do
+      out=$(as mallory -c "SELECT $call" 2>&1) && fail "mallory could: $call ($name)"
+      grep -q "permission denied for sequence $name" <<<"$out" || fail "$call ($name): $out"
+    done
+    refused=$((refused + 1))
   done
-  after=$(as dba -c "SELECT string_agg(pg_sequence_last_value(('ids.locality_uuid_' || n)::regclass)::text, ' ' ORDER BY n)
-                     FROM unnest('{home_system,home_database,home_timeline,run_start,session}'::text[]) n")
+  [ "$refused" = 72 ] || fail "$refused sequences tried, not 72"
+  after=$(as dba -c "$values")
   out=$(as dba -c "SELECT ids.locality_uuid_node(ids.locality_uuid(true))" 2>&1)
-  [ "$before" = "$after" ] && [ "$out" = 4242 ] || fail "the binding changed ($before / $after) or an id warned: $out"
-  echo "ok: with USAGE on every sequence, mallory can neither nextval nor setval the binding, the run start or the session cache (2200H, 42501): unchanged, and another session makes ids without a WARNING"
+  [ "$before" = "$after" ] && [ "$out" = 4242 ] || fail "the counters changed ($before / $after) or an id warned: $out"
+  echo "ok: with the README's grants, mallory can neither name the 72 sequences (42501 on schema ids_private) nor nextval, setval or currval them by oid (42501): unchanged, and another session makes ids without a WARNING"
 
   # ---- the session's cache: set only by the edition's own functions ----
   # Review finding 8: locality_uuid_sql.window_base and home_checked were
