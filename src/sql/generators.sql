@@ -137,7 +137,7 @@ DECLARE
     v pg_catalog.int8;
     -- The session's cache (counters.sql): NULL until it has bound the
     -- counters here; currval fails if the hint was set by hand.
-    base pg_catalog.int8 := CASE WHEN pg_catalog.current_setting('locality_uuid_sql.session', true) OPERATOR(pg_catalog.=) 'on'
+    base pg_catalog.int8 := CASE WHEN pg_catalog.current_setting('locality_uuid_sql.session_@extschema@', true) OPERATOR(pg_catalog.=) 'on'
                                  THEN pg_catalog.currval('@extschema@_private.locality_uuid_session'::pg_catalog.regclass) END;
 BEGIN
     IF NOT sequential THEN
@@ -179,7 +179,7 @@ DECLARE
                                THEN @extschema@.locality_uuid_micros_of(ts) END;
     w pg_catalog.int8;
     -- The session's cache, as in locality_uuid_clock_id.
-    base pg_catalog.int8 := CASE WHEN pg_catalog.current_setting('locality_uuid_sql.session', true) OPERATOR(pg_catalog.=) 'on'
+    base pg_catalog.int8 := CASE WHEN pg_catalog.current_setting('locality_uuid_sql.session_@extschema@', true) OPERATOR(pg_catalog.=) 'on'
                                  THEN pg_catalog.currval('@extschema@_private.locality_uuid_session'::pg_catalog.regclass) END;
 BEGIN
     IF us IS NULL THEN
@@ -289,7 +289,7 @@ BEGIN
         RETURN @extschema@.locality_uuid_hot_error(shard_key, ts);
     END IF;
     -- The session's cache, as in locality_uuid_clock_id.
-    IF (CASE WHEN COALESCE(pg_catalog.current_setting('locality_uuid_sql.session', true) OPERATOR(pg_catalog.<>) 'on', true) THEN true
+    IF (CASE WHEN COALESCE(pg_catalog.current_setting('locality_uuid_sql.session_@extschema@', true) OPERATOR(pg_catalog.<>) 'on', true) THEN true
              ELSE pg_catalog.currval('@extschema@_private.locality_uuid_session'::pg_catalog.regclass) IS NULL END) THEN
         PERFORM @extschema@.locality_uuid_check_home();
     END IF;

@@ -162,9 +162,12 @@ COMMENT ON FUNCTION locality_uuid_bind_here() IS
 -- Once per session, before its first id (the generators call it while the
 -- session's cache, locality_uuid_session, is not set): binds the counters
 -- here (which sets the cache), and warns if this session found the
--- database a copy and moved them; locality_uuid_sql.session then says the
--- cache is set (a hint only: the generators read the cache itself, and a
--- hint set by hand without it makes their currval fail). A standby or a
+-- database a copy and moved them; locality_uuid_sql.session_@extschema@
+-- then says the cache is set (a hint only: the generators read the cache
+-- itself, and a hint set by hand without it makes their currval fail).
+-- One hint per schema: a session that makes ids of two tenants' editions
+-- in one database binds each (1.4's one hint for all made the second's
+-- first id fail, 55000). A standby or a
 -- read-only transaction makes no id (the draw that follows says so,
 -- 25006) and binds nothing: the next id checks again.
 CREATE OR REPLACE FUNCTION locality_uuid_check_home() RETURNS pg_catalog.void
@@ -184,7 +187,7 @@ BEGIN
                                              @extschema@.locality_uuid_node_id()),
                   HINT = 'If the origin still makes ids, give this database its own node value: SELECT locality_uuid_set_node(node_id, machine_name).';
     END IF;
-    PERFORM pg_catalog.set_config('locality_uuid_sql.session', 'on', false);
+    PERFORM pg_catalog.set_config('locality_uuid_sql.session_@extschema@', 'on', false);
 END
 $$;
 COMMENT ON FUNCTION locality_uuid_check_home() IS

@@ -76,6 +76,19 @@ run() {
   q -c "SET ROLE app_owner" -c "CREATE SCHEMA ids" -c "CREATE SCHEMA here"
   psql -X -q -d app -c "SET ROLE app_owner" -v locality_schema=ids -f "$SCRIPT" >/dev/null
   psql -X -q -d app -c "SET ROLE app_owner" -c "SET search_path = here" -f "$SCRIPT" >/dev/null
+  # Two editions in one database (a tenant's schema each): one session
+  # makes ids of both, each kind, either first (1.4's one session hint for
+  # every schema failed the second's first id: 55000).
+  for order in "ids here" "here ids"; do
+    read -r first second <<<"$order"
+    # (No clock sequential id in ids: its first runs are checked below.)
+    got=$(q -c "SELECT count(*) FROM (SELECT $first.locality_uuid(), $second.locality_uuid(), $second.hot_guid(1),
+                                             $first.locality_uuid_at(now(), true), $first.hot_guid(2, now()),
+                                             here.locality_uuid(true)) x" 2>&1) ||
+      fail "ids of two editions in one session ($order first): $got"
+    [ "$got" = 1 ] || fail "ids of two editions in one session: $got"
+  done
+  echo "ok: one session makes ids of the editions in schemas ids and here, either first"
   q -c "SELECT nextval('ids_private.locality_uuid_variable_seq')" >/dev/null
   state="SELECT ids.locality_uuid_node_id() || ' ' || ids.hot_guid_machine_name() || ' ' || ids.locality_uuid_variable_start()
                 || ' ' || (SELECT last_value FROM ids_private.locality_uuid_variable_seq)"

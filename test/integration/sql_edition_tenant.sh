@@ -338,9 +338,9 @@ SQL
                       + 4294967296) % 4294967296 BETWEEN 1 AND 16777216 + 1048576
               FROM (SELECT ids.locality_uuid(true) AS id) x" 2>&1)
   [ "$got" = t ] || fail "the old settings, forged, changed the counter rule: $got"
-  out=$(as mallory -c "SET locality_uuid_sql.session = 'on'" -c "SELECT ids.locality_uuid(true)" 2>&1) && fail "a forged hint made an id: $out"
+  out=$(as mallory -c "SET locality_uuid_sql.session_ids = 'on'" -c "SELECT ids.locality_uuid(true)" 2>&1) && fail "a forged hint made an id: $out"
   grep -q 'currval of sequence "locality_uuid_session" is not yet defined in this session' <<<"$out" || fail "a forged hint: $out"
-  out=$(as mallory -c "SET locality_uuid_sql.session = 'on'" -c "SELECT ids.hot_guid(1)" 2>&1) && fail "a forged hint made a Hot Guid: $out"
+  out=$(as mallory -c "SET locality_uuid_sql.session_ids = 'on'" -c "SELECT ids.hot_guid(1)" 2>&1) && fail "a forged hint made a Hot Guid: $out"
   got=$(as mallory -c "SELECT ids.locality_uuid_remember_base($w) = ($w::int8 << 32) | ids.locality_uuid_window_base($w)")
   [ "$got" = t ] || fail "remember_base: $got"
   echo "ok: the session's window base and its binding check cannot be forged: the old settings change nothing, a hint set by hand fails the id (55000, currval not defined), and the owner's function sets only the window's own base"
@@ -359,7 +359,7 @@ SQL
                      ids.locality_uuid_at(now(), true) IS NOT NULL" 2>&1) || fail "ids after DISCARD ALL: $out"
   [ "$out" = "t|t
 t|t|t|t" ] || fail "ids after DISCARD ALL: $out"
-  out=$(as dba -c "SELECT ids.locality_uuid(true) IS NOT NULL" -c "DISCARD SEQUENCES" -c "RESET locality_uuid_sql.session" \
+  out=$(as dba -c "SELECT ids.locality_uuid(true) IS NOT NULL" -c "DISCARD SEQUENCES" -c "RESET locality_uuid_sql.session_ids" \
           -c "SELECT ids.locality_uuid(true) IS NOT NULL, ids.hot_guid(1) IS NOT NULL" 2>&1) || fail "ids after DISCARD SEQUENCES and RESET: $out"
   [ "$out" = "t
 t|t" ] || fail "ids after DISCARD SEQUENCES and RESET: $out"
