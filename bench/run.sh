@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The quick benchmarks, one after the other (about 15 minutes on 2 cores), or
-# the ones named (growth, backfill, replay_cost and fill_plan, which take longer, and sql_edition and
-# leases, only so), against
+# the ones named (growth, backfill, replay_cost and fill_plan, which take longer, and sql_edition,
+# sql_edition_versions and leases, only so), against
 # this machine's PostgreSQL:
 #   bash bench/run.sh            bash bench/run.sh cost scaling    bash bench/run.sh backfill
 # or another major's, in a throw-away chroot:
