@@ -56,68 +56,96 @@
 -- (privileges.sql revokes every one at every run). An install of 1.4 or
 -- before kept them in @extschema@ itself: they move here with their values
 -- (ALTER ... SET SCHEMA keeps the relation, its oid and, in an extension,
--- its membership and pg_dump configuration), waiting at most lock_timeout
--- (10 s unless the session set one) for transactions that drew from them.
+-- its membership and pg_dump configuration). Each move waits for the
+-- transactions that hold a lock on that relation and holds its own until
+-- the install commits, and every draw waits behind it meanwhile: so the
+-- move is refused at once (55006, naming them) while a prepared
+-- transaction or a session idle in a transaction holds any of them (they
+-- would not end by themselves; 1.4 let any role with USAGE on the schema
+-- take such a lock from parse time), the counters every id draws from
+-- move last, and a move waits at most lock_timeout (10 s unless the
+-- session set one: 55P03, nothing changed).
 DO $sequences$
 DECLARE
     name pg_catalog.text;
     cache pg_catalog.int4;
     held pg_catalog.bool;
-    found pg_catalog.text := 'fresh';
+    holders pg_catalog.text;
+    relations pg_catalog.name[];
 BEGIN
     IF pg_catalog.to_regnamespace('@extschema@_private') IS NULL THEN
         CREATE SCHEMA @extschema@_private;
-    ELSE
-        found := 'private';
     END IF;
+    -- What this run finds, for privileges.sql: this layout (a re-run),
+    -- the shared layout of 1.4 and before (its roles that drew from the
+    -- counters become roles that may call the makers), or a fresh
+    -- install (an empty private schema made beforehand included).
+    PERFORM pg_catalog.set_config('locality_uuid_sql.layout_found',
+                                  CASE WHEN pg_catalog.to_regclass('@extschema@_private.locality_uuid_variable_seq') IS NOT NULL THEN 'private'
+                                       WHEN pg_catalog.to_regclass('@extschema@.locality_uuid_variable_seq') IS NOT NULL THEN 'shared'
+                                       ELSE 'fresh' END, true);
     IF pg_catalog.current_setting('lock_timeout') OPERATOR(pg_catalog.=) '0' THEN
         PERFORM pg_catalog.set_config('lock_timeout', '10s', true);
+        PERFORM pg_catalog.set_config('locality_uuid_sql.lock_timeout_set', 'on', true);
     END IF;
-    FOR name, cache, held IN
-        SELECT s.name, s.cache, s.held
-        FROM (VALUES ('locality_uuid_variable_seq', 256, false), ('locality_uuid_at_seq', 256, false),
-                     ('locality_uuid_hot_seq', 256, false),
-                     ('locality_uuid_home_system', 1, true), ('locality_uuid_home_database', 1, true),
-                     ('locality_uuid_home_timeline', 1, true), ('locality_uuid_run_start', 1, true),
-                     ('locality_uuid_session', 1, true)) AS s(name, cache, held)
-        UNION ALL
-        -- The sequential runs: one sequence per slot, CACHE 1, since the
-        -- ids of a window count up server-wide.
-        SELECT 'locality_uuid_run_' || pg_catalog.lpad(slot::pg_catalog.text, 2, '0'), 1, false
-        FROM pg_catalog.generate_series(0, 63) AS slot
-    LOOP
-        IF pg_catalog.to_regclass('@extschema@_private.' || name) IS NOT NULL THEN
-            CONTINUE;
-        END IF;
+    -- The relations in order: the 64 runs, the four set values, the
+    -- lock's view, then those every id reads or draws from.
+    relations := ARRAY(SELECT 'locality_uuid_run_' || pg_catalog.lpad(slot::pg_catalog.text, 2, '0')
+                       FROM pg_catalog.generate_series(0, 63) AS slot)::pg_catalog.name[]
+                 || '{locality_uuid_home_system,locality_uuid_home_database,locality_uuid_home_timeline,locality_uuid_run_start,locality_uuid_lock,locality_uuid_session,locality_uuid_at_seq,locality_uuid_hot_seq,locality_uuid_variable_seq}'::pg_catalog.name[];
+    SELECT pg_catalog.string_agg(DISTINCT CASE WHEN l.pid IS NULL
+                                               THEN pg_catalog.format('prepared transaction %L', coalesce(x.gid, '?'))
+                                               ELSE pg_catalog.format('process %s of role %s, %s since %s', a.pid, a.usename, a.state,
+                                                                      a.state_change) END, '; ')
+    INTO holders
+    FROM pg_catalog.pg_locks l
+    JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) l.relation
+    -- (A prepared transaction's locks keep its virtual transaction, whose
+    -- transactionid lock names its xid.)
+    LEFT JOIN pg_catalog.pg_locks t
+           ON l.pid IS NULL AND t.pid IS NULL AND t.locktype OPERATOR(pg_catalog.=) 'transactionid'
+          AND t.virtualtransaction OPERATOR(pg_catalog.=) l.virtualtransaction
+    LEFT JOIN pg_catalog.pg_prepared_xacts x ON x.transaction OPERATOR(pg_catalog.=) t.transactionid
+    LEFT JOIN pg_catalog.pg_stat_activity a ON a.pid OPERATOR(pg_catalog.=) l.pid
+    WHERE c.relnamespace OPERATOR(pg_catalog.=) '@extschema@'::pg_catalog.regnamespace::pg_catalog.oid
+      AND c.relname OPERATOR(pg_catalog.=) ANY (relations) AND l.granted
+      AND l.database OPERATOR(pg_catalog.=) (SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())
+      AND (l.pid IS NULL OR a.state OPERATOR(pg_catalog.=) ANY ('{idle in transaction,idle in transaction (aborted)}'::pg_catalog.text[]));
+    IF holders IS NOT NULL THEN
+        RAISE EXCEPTION 'locality_uuid: upgrade refused: transactions that are not running hold locks on the counters'
+            USING ERRCODE = '55006',
+                  DETAIL = holders || '. Moving the counters to @extschema@_private waits for every lock on them, and every id waits behind the move.',
+                  HINT = 'End them (COMMIT PREPARED or ROLLBACK PREPARED; pg_terminate_backend), then run the upgrade again.';
+    END IF;
+    FOREACH name IN ARRAY relations LOOP
+        CONTINUE WHEN pg_catalog.to_regclass('@extschema@_private.' || name) IS NOT NULL;
         IF pg_catalog.to_regclass('@extschema@.' || name) IS NOT NULL THEN
-            EXECUTE pg_catalog.format('ALTER SEQUENCE @extschema@.%I SET SCHEMA @extschema@_private', name);
-            found := 'shared';
-            CONTINUE;
-        END IF;
-        EXECUTE pg_catalog.format('CREATE SEQUENCE @extschema@_private.%I AS pg_catalog.int8 MINVALUE 0 START 0 CACHE %s%s',
-                                  name, cache,
-                                  CASE WHEN held THEN ' MAXVALUE 9223372036854775806 INCREMENT BY 9223372036854775807'
-                                       ELSE '' END);
-        -- A held value is set at once (0, not bound yet; the run start
-        -- is drawn in node.sql): a first nextval would otherwise
-        -- return the start and mark the sequence called.
-        IF held AND name <> 'locality_uuid_run_start' THEN
-            PERFORM pg_catalog.setval(('@extschema@_private.' || name)::pg_catalog.regclass, 0, true);
+            EXECUTE pg_catalog.format(CASE WHEN name OPERATOR(pg_catalog.=) 'locality_uuid_lock'
+                                           THEN 'ALTER VIEW @extschema@.%I SET SCHEMA @extschema@_private'
+                                           ELSE 'ALTER SEQUENCE @extschema@.%I SET SCHEMA @extschema@_private' END, name);
+        ELSIF name OPERATOR(pg_catalog.=) 'locality_uuid_lock' THEN
+            -- The view the moves, the takeover and the release lock (SHARE
+            -- UPDATE EXCLUSIVE, node.sql).
+            CREATE VIEW @extschema@_private.locality_uuid_lock AS SELECT;
+        ELSE
+            -- The counters: CACHE 256; the sequential runs: CACHE 1, as
+            -- the ids of a window count up server-wide; the set values
+            -- and the session cache: held (below).
+            cache := CASE WHEN name OPERATOR(pg_catalog.=) ANY ('{locality_uuid_variable_seq,locality_uuid_at_seq,locality_uuid_hot_seq}'::pg_catalog.name[])
+                          THEN 256 ELSE 1 END;
+            held := name OPERATOR(pg_catalog.=) ANY ('{locality_uuid_home_system,locality_uuid_home_database,locality_uuid_home_timeline,locality_uuid_run_start,locality_uuid_session}'::pg_catalog.name[]);
+            EXECUTE pg_catalog.format('CREATE SEQUENCE @extschema@_private.%I AS pg_catalog.int8 MINVALUE 0 START 0 CACHE %s%s',
+                                      name, cache,
+                                      CASE WHEN held THEN ' MAXVALUE 9223372036854775806 INCREMENT BY 9223372036854775807'
+                                           ELSE '' END);
+            -- A held value is set at once (0, not bound yet; the run start
+            -- is drawn in node.sql): a first nextval would otherwise
+            -- return the start and mark the sequence called.
+            IF held AND name OPERATOR(pg_catalog.<>) 'locality_uuid_run_start' THEN
+                PERFORM pg_catalog.setval(('@extschema@_private.' || name)::pg_catalog.regclass, 0, true);
+            END IF;
         END IF;
     END LOOP;
-    -- The view the moves, the takeover and the release lock (SHARE UPDATE
-    -- EXCLUSIVE, node.sql).
-    IF pg_catalog.to_regclass('@extschema@_private.locality_uuid_lock') IS NULL THEN
-        IF pg_catalog.to_regclass('@extschema@.locality_uuid_lock') IS NOT NULL THEN
-            ALTER VIEW @extschema@.locality_uuid_lock SET SCHEMA @extschema@_private;
-        ELSE
-            CREATE VIEW @extschema@_private.locality_uuid_lock AS SELECT;
-        END IF;
-    END IF;
-    -- What this run found, for privileges.sql: a fresh install, the
-    -- shared layout of 1.4 and before (its roles that drew from the
-    -- counters become roles that may call the makers), or this layout.
-    PERFORM pg_catalog.set_config('locality_uuid_sql.layout_found', found, true);
 END
 $sequences$;
 COMMENT ON SCHEMA @extschema@_private IS

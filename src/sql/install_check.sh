@@ -12,7 +12,11 @@
 #   42501  a role other than trusted ones and the installing role's
 #          members that is a member of pg_write_all_data (14+: it may set
 #          every sequence, the counters too) or pg_maintain (17+: it may
-#          lock every relation in any mode, the edition's lock too)
+#          lock every relation in any mode, had it the schema's USAGE)
+#          (a WARNING, not a refusal, for members of pg_read_all_data, 14+:
+#          it gives USAGE on every schema, the private one too, so they can
+#          name the counters and hold and queue locks on them; backups use
+#          it)
 #   42501  an upgrade where a role other than trusted ones and the
 #          installing role's members was granted a write or lock privilege
 #          (UPDATE: setval; INSERT, DELETE, TRUNCATE, REFERENCES, TRIGGER,
@@ -23,7 +27,8 @@
 #          another role (a function, operator, type, relation, ... that the
 #          edition's bodies could meet); all of that for the private schema
 #          too (NAME_private, if it exists: the counters' and the lock's,
-#          counters.sql), which no other role may even use (USAGE)
+#          counters.sql), which no other role may even use (USAGE), and
+#          which holds nothing but the edition's relations
 #   42710  the private schema exists (extension: a fresh install)
 #   42501  an object of the edition's names that the installing role does
 #          not own (psql script: a re-run, which upgrades, finds only its
@@ -55,6 +60,7 @@ DO \$check\$
 DECLARE
     schema_name pg_catalog.text := pg_catalog.current_schema()::pg_catalog.text;
     nsp pg_catalog.oid;
+    each_nsp pg_catalog.oid;
     shown pg_catalog.text;
     private_nsp pg_catalog.oid;
     installer pg_catalog.oid := (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = pg_catalog.current_user());
@@ -119,10 +125,21 @@ BEGIN
                   DETAIL = found || '.',
                   HINT = pg_catalog.format('%s Then install again: the edition trusts no role that can set its counters back or hold its lock.', revokes);
     END IF;
+    SELECT pg_catalog.string_agg(DISTINCT pg_catalog.quote_ident(m.rolname::pg_catalog.text), ', ')
+    INTO found
+    FROM pg_catalog.pg_roles p
+         JOIN pg_catalog.pg_auth_members a ON a.roleid = p.oid
+         JOIN pg_catalog.pg_roles m ON m.oid = a.member
+    WHERE p.rolname = 'pg_read_all_data' AND NOT m.oid = ANY (trusted) AND NOT pg_catalog.pg_has_role(m.oid, installer, 'MEMBER');
+    IF found IS NOT NULL THEN
+        RAISE WARNING 'locality_uuid: roles that may name the edition''s counters: %', found
+            USING DETAIL = 'Members of pg_read_all_data may use every schema, the edition''s private one too: they can hold locks on the counters, and queue a request behind such a hold that every id then waits for.',
+                  HINT = pg_catalog.format('Grant pg_read_all_data only to logins you trust with that (backups), or REVOKE pg_read_all_data FROM %s.', found);
+    END IF;
     -- The rest, for the schema and for its private one if it exists.
-    FOREACH nsp IN ARRAY ARRAY[nsp, private_nsp] LOOP
-    CONTINUE WHEN nsp IS NULL;
-    shown := (SELECT n.nspname::pg_catalog.text FROM pg_catalog.pg_namespace n WHERE n.oid = nsp);
+    FOREACH each_nsp IN ARRAY ARRAY[nsp, private_nsp] LOOP
+    CONTINUE WHEN each_nsp IS NULL;
+    shown := (SELECT n.nspname::pg_catalog.text FROM pg_catalog.pg_namespace n WHERE n.oid = each_nsp);
     -- Grants the owner made since (an upgrade): any privilege on the
     -- edition's relations but USAGE and SELECT lets a role set a counter
     -- back or hold the lock.
@@ -136,7 +153,7 @@ BEGIN
                       ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(a.grantee)::pg_catalog.text) END AS grantee,
                  pg_catalog.string_agg(a.privilege_type, ', ' ORDER BY a.privilege_type) AS privileges
           FROM pg_catalog.pg_class c, pg_catalog.aclexplode(c.relacl) a
-          WHERE c.relnamespace = nsp AND c.relname = ANY ('{$relations}'::pg_catalog.name[])
+          WHERE c.relnamespace = each_nsp AND c.relname = ANY ('{$relations}'::pg_catalog.name[])
             AND NOT a.privilege_type = ANY ('{USAGE,SELECT}'::pg_catalog.text[])
             AND NOT a.grantee = ANY (trusted)
             AND (a.grantee = 0::pg_catalog.oid OR NOT pg_catalog.pg_has_role(a.grantee, installer, 'MEMBER'))
@@ -148,7 +165,7 @@ BEGIN
                   HINT = pg_catalog.format('%s Then run the upgrade again: roles that make ids need EXECUTE on its functions alone.', revokes);
     END IF;
     SELECT pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(n.nspowner)::pg_catalog.text) INTO found
-    FROM pg_catalog.pg_namespace n WHERE n.oid = nsp AND NOT n.nspowner = ANY (trusted);
+    FROM pg_catalog.pg_namespace n WHERE n.oid = each_nsp AND NOT n.nspowner = ANY (trusted);
     IF found IS NOT NULL THEN
         RAISE EXCEPTION 'locality_uuid: install refused: schema % is owned by role %', shown, found
             USING ERRCODE = '42501',
@@ -160,7 +177,7 @@ BEGIN
                                                ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(a.grantee)::pg_catalog.text) END, ', ')
     INTO found
     FROM pg_catalog.pg_namespace n, pg_catalog.aclexplode(coalesce(n.nspacl, pg_catalog.acldefault('n', n.nspowner))) a
-    WHERE n.oid = nsp AND a.privilege_type = 'CREATE' AND NOT a.grantee = ANY (trusted);
+    WHERE n.oid = each_nsp AND a.privilege_type = 'CREATE' AND NOT a.grantee = ANY (trusted);
     IF found IS NOT NULL THEN
         RAISE EXCEPTION 'locality_uuid: install refused: other roles may create objects in schema %', shown
             USING ERRCODE = '42501',
@@ -174,7 +191,8 @@ BEGIN
                                                ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(a.grantee)::pg_catalog.text) END, ', ')
     INTO found
     FROM pg_catalog.pg_namespace n, pg_catalog.aclexplode(n.nspacl) a
-    WHERE n.oid = nsp AND nsp = private_nsp AND a.privilege_type = 'USAGE' AND NOT a.grantee = ANY (trusted);
+    WHERE n.oid = each_nsp AND each_nsp = private_nsp AND a.privilege_type = 'USAGE' AND NOT a.grantee = ANY (trusted)
+      AND (a.grantee = 0::pg_catalog.oid OR NOT pg_catalog.pg_has_role(a.grantee, installer, 'MEMBER'));
     IF found IS NOT NULL THEN
         RAISE EXCEPTION 'locality_uuid: install refused: other roles may use schema %', shown
             USING ERRCODE = '42501',
@@ -183,32 +201,51 @@ BEGIN
                   HINT = pg_catalog.format('REVOKE USAGE ON SCHEMA %s FROM %s: roles make ids through the edition''s functions.',
                                            shown, found);
     END IF;
+    SELECT pg_catalog.string_agg(o.what, ', ' ORDER BY o.what)
+    INTO found
+    FROM (SELECT 'function ' || shown || '.' || p.proname::pg_catalog.text AS what
+          FROM pg_catalog.pg_proc p WHERE p.pronamespace = each_nsp
+          UNION ALL SELECT 'relation ' || shown || '.' || c.relname::pg_catalog.text
+          FROM pg_catalog.pg_class c WHERE c.relnamespace = each_nsp AND NOT c.relname = ANY ('{$relations}'::pg_catalog.name[])
+          UNION ALL SELECT 'type ' || shown || '.' || t.typname::pg_catalog.text
+          FROM pg_catalog.pg_type t WHERE t.typnamespace = each_nsp AND t.typrelid = 0::pg_catalog.oid
+            -- (a relation's array type: listed with the relation)
+            AND NOT EXISTS (SELECT FROM pg_catalog.pg_type e WHERE e.oid = t.typelem AND e.typrelid <> 0::pg_catalog.oid)
+          UNION ALL SELECT 'operator ' || shown || '.' || o.oprname::pg_catalog.text
+          FROM pg_catalog.pg_operator o WHERE o.oprnamespace = each_nsp) o
+    WHERE each_nsp = private_nsp;
+    IF found IS NOT NULL THEN
+        RAISE EXCEPTION 'locality_uuid: install refused: schema % holds more than the edition''s counters', shown
+            USING ERRCODE = '42501',
+                  DETAIL = pg_catalog.format('Found: %s. The edition keeps its counters and lock there, and nothing else.', found),
+                  HINT = 'Move those objects elsewhere, or install into another schema.';
+    END IF;
     SELECT pg_catalog.string_agg(o.what || ' of ' || pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(o.owner)::pg_catalog.text), ', '
                                  ORDER BY o.what)
     INTO found
     FROM (SELECT 'function ' || shown || '.' || p.proname::pg_catalog.text
                  || '(' || pg_catalog.pg_get_function_identity_arguments(p.oid) || ')' AS what, p.proowner AS owner
-          FROM pg_catalog.pg_proc p WHERE p.pronamespace = nsp
+          FROM pg_catalog.pg_proc p WHERE p.pronamespace = each_nsp
           UNION ALL SELECT 'operator ' || shown || '.' || o.oprname::pg_catalog.text, o.oprowner
-          FROM pg_catalog.pg_operator o WHERE o.oprnamespace = nsp
+          FROM pg_catalog.pg_operator o WHERE o.oprnamespace = each_nsp
           UNION ALL SELECT 'type ' || shown || '.' || t.typname::pg_catalog.text, t.typowner
-          FROM pg_catalog.pg_type t WHERE t.typnamespace = nsp AND t.typrelid = 0::pg_catalog.oid  -- (a relation's: listed as such)
+          FROM pg_catalog.pg_type t WHERE t.typnamespace = each_nsp AND t.typrelid = 0::pg_catalog.oid  -- (a relation's: listed as such)
           UNION ALL SELECT 'relation ' || shown || '.' || c.relname::pg_catalog.text, c.relowner
-          FROM pg_catalog.pg_class c WHERE c.relnamespace = nsp
+          FROM pg_catalog.pg_class c WHERE c.relnamespace = each_nsp
           UNION ALL SELECT 'collation ' || c.collname::pg_catalog.text, c.collowner
-          FROM pg_catalog.pg_collation c WHERE c.collnamespace = nsp
+          FROM pg_catalog.pg_collation c WHERE c.collnamespace = each_nsp
           UNION ALL SELECT 'conversion ' || c.conname::pg_catalog.text, c.conowner
-          FROM pg_catalog.pg_conversion c WHERE c.connamespace = nsp
+          FROM pg_catalog.pg_conversion c WHERE c.connamespace = each_nsp
           UNION ALL SELECT 'operator class ' || c.opcname::pg_catalog.text, c.opcowner
-          FROM pg_catalog.pg_opclass c WHERE c.opcnamespace = nsp
+          FROM pg_catalog.pg_opclass c WHERE c.opcnamespace = each_nsp
           UNION ALL SELECT 'operator family ' || f.opfname::pg_catalog.text, f.opfowner
-          FROM pg_catalog.pg_opfamily f WHERE f.opfnamespace = nsp
+          FROM pg_catalog.pg_opfamily f WHERE f.opfnamespace = each_nsp
           UNION ALL SELECT 'text search configuration ' || c.cfgname::pg_catalog.text, c.cfgowner
-          FROM pg_catalog.pg_ts_config c WHERE c.cfgnamespace = nsp
+          FROM pg_catalog.pg_ts_config c WHERE c.cfgnamespace = each_nsp
           UNION ALL SELECT 'text search dictionary ' || d.dictname::pg_catalog.text, d.dictowner
-          FROM pg_catalog.pg_ts_dict d WHERE d.dictnamespace = nsp
+          FROM pg_catalog.pg_ts_dict d WHERE d.dictnamespace = each_nsp
           UNION ALL SELECT 'statistics object ' || s.stxname::pg_catalog.text, s.stxowner
-          FROM pg_catalog.pg_statistic_ext s WHERE s.stxnamespace = nsp) AS o
+          FROM pg_catalog.pg_statistic_ext s WHERE s.stxnamespace = each_nsp) AS o
     WHERE NOT o.owner = ANY (trusted);
     IF found IS NOT NULL THEN
         RAISE EXCEPTION 'locality_uuid: install refused: schema % holds objects of other roles', shown
@@ -222,11 +259,11 @@ BEGIN
     FROM (SELECT 'function ' || shown || '.' || p.proname::pg_catalog.text
                  || '(' || pg_catalog.pg_get_function_identity_arguments(p.oid) || ')' AS what, p.proowner AS owner
           FROM pg_catalog.pg_proc p
-          WHERE p.pronamespace = nsp AND p.proname = ANY ('{$routines}'::pg_catalog.name[])
+          WHERE p.pronamespace = each_nsp AND p.proname = ANY ('{$routines}'::pg_catalog.name[])
           UNION ALL
           SELECT 'relation ' || shown || '.' || c.relname::pg_catalog.text, c.relowner
           FROM pg_catalog.pg_class c
-          WHERE c.relnamespace = nsp AND c.relname = ANY ('{$relations}'::pg_catalog.name[])) AS o
+          WHERE c.relnamespace = each_nsp AND c.relname = ANY ('{$relations}'::pg_catalog.name[])) AS o
     WHERE fresh_only OR NOT o.owner = installer;
     IF found IS NOT NULL AND fresh_only THEN
         RAISE EXCEPTION 'locality_uuid: install refused: schema % already holds objects of the edition''s names', shown

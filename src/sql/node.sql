@@ -82,12 +82,14 @@ COMMENT ON FUNCTION locality_uuid_here() IS
 -- place is set after the counters moved, so a session that finds this
 -- place finds them moved. The lock is SHARE UPDATE EXCLUSIVE, the one
 -- mode that waits for its own kind and for no lock a statement can take
--- without a privilege on the view. Since 1.5 no role but the owner (and
--- pg_read_all_data's members) can name the view at all (counters.sql's
--- private schema), so none can hold a lock on it from parse time
--- (PREPARE ... FOR UPDATE) or queue a strong one behind a hold (CREATE
--- RULE, CREATE TRIGGER); the mode keeps the owner's own reads, and those
--- members' parse-time locks, from delaying a move.
+-- without a privilege on the view. Since 1.5 no role but the owner can
+-- name the view (counters.sql's private schema), so no other role can hold
+-- a lock on it from parse time (PREPARE ... FOR UPDATE) or queue a strong
+-- one behind a hold (CREATE RULE, CREATE TRIGGER); members of
+-- pg_read_all_data, which may use every schema, still can (the install
+-- warns of them). The mode keeps the owner's own reads, and such
+-- members' parse-time locks, from delaying a move; what they queue behind
+-- one still does.
 CREATE OR REPLACE FUNCTION locality_uuid_bind_here(OUT moved pg_catalog.text, OUT bound_system pg_catalog.text,
                                                    OUT bound_database pg_catalog.text, OUT bound_timeline pg_catalog.text)
     RETURNS pg_catalog.record

@@ -89,6 +89,14 @@ run() {
     [ "$got" = 1 ] || fail "ids of two editions in one session: $got"
   done
   echo "ok: one session makes ids of the editions in schemas ids and here, either first"
+  # A private schema made beforehand (empty, the owner's: an owner
+  # without CREATE on the database does so) is a fresh install's: the
+  # makers are not PUBLIC's.
+  q -c "CREATE ROLE nobody" -c "SET ROLE app_owner" -c "CREATE SCHEMA pre" -c "CREATE SCHEMA pre_private"
+  psql -X -q -d app -c "SET ROLE app_owner" -v locality_schema=pre -f "$SCRIPT" >/dev/null
+  expect "an install beside an empty private schema made beforehand: may a role with no grant make ids?" \
+    "SELECT has_function_privilege('nobody', 'pre.locality_uuid_clock_id(boolean)', 'EXECUTE')
+            OR has_function_privilege('nobody', 'pre.locality_uuid_hot_make(bigint, timestamptz, bigint)', 'EXECUTE')" "f"
   q -c "SELECT nextval('ids_private.locality_uuid_variable_seq')" >/dev/null
   state="SELECT ids.locality_uuid_node_id() || ' ' || ids.hot_guid_machine_name() || ' ' || ids.locality_uuid_variable_start()
                 || ' ' || (SELECT last_value FROM ids_private.locality_uuid_variable_seq)"

@@ -51,7 +51,7 @@ run() {
     [ "$got" = "$3" ] || fail "$1: got '$got', wanted '$3'"
     echo "ok: $1: $got"
   }
-  for role in dba app; do q -c "CREATE ROLE $role LOGIN PASSWORD '$PGPASSWORD'"; done
+  for role in dba app reader; do q -c "CREATE ROLE $role LOGIN PASSWORD '$PGPASSWORD'"; done
   T="timestamptz '2024-01-01 12:00:00.123+00'"
   # make SCHEMA STEP: N ids of each of six kinds, as made(step, kind, id).
   make_ids() {
@@ -138,9 +138,13 @@ PY
   for OLD in 1.2 1.3 1.4; do
   o=${OLD/./}
   q -c "CREATE DATABASE upg$o OWNER dba" -c "CREATE DATABASE fresh$o OWNER dba"
-  for db in upg$o fresh$o; do as dba $db -c "CREATE SCHEMA up" -c "GRANT USAGE ON SCHEMA up TO app"; done
+  for db in upg$o fresh$o; do as dba $db -c "CREATE SCHEMA up" -c "GRANT USAGE ON SCHEMA up TO app, reader"; done
   as dba upg$o -v locality_schema=up -f "$FIXTURES/sql_edition_$OLD/locality_uuid_sql.sql" >/dev/null
-  as dba upg$o -c "SELECT up.locality_uuid_set_node(23, 'db-23')" -c "GRANT USAGE ON ALL SEQUENCES IN SCHEMA up TO app" >/dev/null
+  # The old grants: app makes ids (USAGE on the counters); reader got
+  # EXECUTE on every function, which the old docs called safe (without
+  # USAGE on the counters it made no id).
+  as dba upg$o -c "SELECT up.locality_uuid_set_node(23, 'db-23')" -c "GRANT USAGE ON ALL SEQUENCES IN SCHEMA up TO app" \
+    -c "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA up TO reader" >/dev/null
   as app upg$o -c "SELECT up.locality_uuid(false), up.locality_uuid(true), up.locality_uuid_at(now(), true), up.hot_guid(1)
                  FROM generate_series(1, 1000)" >/dev/null
   kept="SELECT up.locality_uuid_node_id() || ' ' || up.hot_guid_machine_name() || ' ' || up.locality_uuid_variable_start() || ' '
@@ -148,8 +152,20 @@ PY
                    FROM pg_class c WHERE c.relnamespace IN ('up'::regnamespace, coalesce(to_regnamespace('up_private'), 0)) AND c.relkind = 'S'
                      AND (c.relname ~ '^locality_uuid_run_[0-9]+\$' OR c.relname ~ '_seq\$'))"
   before=$(DB=upg$o q -c "$kept")
+  # A prepared transaction holding a lock on the variable counter: the move
+  # would wait for it (and every id behind the move): refused at once.
+  as app upg$o -c "BEGIN" -c "PREPARE p AS UPDATE up.locality_uuid_variable_seq SET log_cnt = 0" -c "PREPARE TRANSACTION 'held_$o'"
+  rc=0
+  out=$(psql -X -q -v ON_ERROR_STOP=1 -v VERBOSITY=verbose -U dba -d upg$o -v locality_schema=up -f "$SCRIPT" 2>&1) || rc=$?
+  [ $rc != 0 ] && grep -q "ERROR:  55006: locality_uuid: upgrade refused: transactions that are not running hold locks on the counters\$" <<<"$out" &&
+    grep -q "^DETAIL:  prepared transaction 'held_$o'\. Moving the counters to up_private waits" <<<"$out" ||
+    fail "the upgrade under a prepared hold: $out"
+  DB=upg$o expect "$OLD: the refused upgrade changed nothing" "$kept" "$before"
+  DB=upg$o expect "$OLD: no up_private after the refusal" "SELECT count(*) FROM pg_namespace WHERE nspname = 'up_private'" "0"
+  DB=upg$o q -c "ROLLBACK PREPARED 'held_$o'"
   out=$(as dba upg$o -v locality_schema=up -f "$SCRIPT" 2>&1) || fail "the upgrade: $out"
-  [ "$out" = "locality_uuid: the SQL edition $VERSION is installed in schema up" ] || fail "the upgrade said: $out"
+  [ "$(tail -n 1 <<<"$out")" = "locality_uuid: the SQL edition $VERSION is installed in schema up" ] &&
+    grep -q "NOTICE:  locality_uuid: EXECUTE on the makers taken from reader\$" <<<"$out" || fail "the upgrade said: $out"
   DB=upg$o expect "$OLD: the upgrade keeps node value, machine name, variable start and counters" "$kept" "$before"
   as dba fresh$o -v locality_schema=up -f "$SCRIPT" >/dev/null
   routines="SELECT md5(string_agg(p.proname || '(' || pg_get_function_arguments(p.oid) || ') ' || p.prosrc || ' ' || p.prosecdef
@@ -162,14 +178,39 @@ PY
   out=$(as app upg$o -c "SELECT up.locality_uuid_node(up.locality_uuid(true)) || ' ' || up.locality_uuid_sql_version()" 2>&1)
   [ "$out" = "23 $VERSION" ] || fail "the first id after the upgrade: $out"
   echo "ok: $OLD: the first id after the upgrade: node 23, version $VERSION, no warning (bound where $OLD recorded its place)"
+  for call in "up.locality_uuid()|locality_uuid_clock_id" "up.hot_guid(1)|locality_uuid_hot_make" "up.locality_uuid_window_usage()|locality_uuid_window_usage"; do
+    out=$(psql -X -q -At -v ON_ERROR_STOP=1 -U reader -d upg$o -c "SELECT ${call%|*}" 2>&1) && fail "$OLD: reader could, after the upgrade: ${call%|*}"
+    grep -q "permission denied for function ${call#*|}\$" <<<"$out" || fail "$OLD: reader's ${call%|*} after the upgrade: $out"
+  done
+  DB=upg$o expect "$OLD: after the upgrade, who may call the makers, and anything of up_private" \
+    "SELECT string_agg(CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(a.grantee)::text END, ' '
+                       ORDER BY CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(a.grantee)::text END)
+            || ' / ' || (SELECT count(*) FROM pg_class c, aclexplode(c.relacl) x WHERE c.relnamespace = 'up_private'::regnamespace AND x.grantee <> c.relowner)
+     FROM pg_proc p, aclexplode(p.proacl) a WHERE p.oid = 'up.locality_uuid_clock_id(boolean)'::regprocedure" "app dba / 0"
   # The extension, $OLD then ALTER EXTENSION ... UPDATE.
   q -c "CREATE DATABASE upg_ext$o" -c "CREATE DATABASE fresh_ext$o"
   DB=upg_ext$o q -c "CREATE SCHEMA up" -c "CREATE EXTENSION locality_uuid_sql VERSION '$OLD' SCHEMA up" \
     -c "SELECT up.locality_uuid_set_node(29, 'db-29')" >/dev/null
   DB=upg_ext$o q -c "SELECT up.locality_uuid(false), up.locality_uuid(true), up.hot_guid(1) FROM generate_series(1, 1000)" >/dev/null
+  DB=upg_ext$o q -c "GRANT USAGE ON SCHEMA up TO app" -c "GRANT USAGE ON ALL SEQUENCES IN SCHEMA up TO app"
   before=$(DB=upg_ext$o q -c "$kept")
-  DB=upg_ext$o q -c "ALTER EXTENSION locality_uuid_sql UPDATE TO '$VERSION'"
+  # The update names the roles that drew and the grant to run, which is
+  # run in its transaction: a grant the update made would be the
+  # extension's own (pg_init_privs) and left out of a dump.
+  out=$(psql -X -q -v ON_ERROR_STOP=1 -d upg_ext$o -c "BEGIN" -c "ALTER EXTENSION locality_uuid_sql UPDATE TO '$VERSION'" 2>&1 -c "ROLLBACK")
+  grep -q "^WARNING:  locality_uuid: roles that made ids may not until you grant it: app\$" <<<"$out" || fail "$OLD: the update's warning: $out"
+  grant=$(sed -n 's/^HINT:  In the update.s transaction, or at once: //p' <<<"$out")
+  [[ $grant == "GRANT EXECUTE ON FUNCTION up.locality_uuid_clock_id(boolean), "*" TO app;" ]] || fail "$OLD: the update's hint: $out"
+  DB=upg_ext$o q -c "BEGIN" -c "ALTER EXTENSION locality_uuid_sql UPDATE TO '$VERSION'" -c "$grant" -c "COMMIT" 2>/dev/null
   DB=upg_ext$o expect "$OLD: ALTER EXTENSION UPDATE keeps node value, machine name, variable start and counters" "$kept" "$before"
+  out=$(as app upg_ext$o -c "SELECT up.locality_uuid_node(up.locality_uuid()) IS NOT NULL" 2>&1)
+  [ "$out" = t ] || fail "$OLD: app's id after the update and its grant: $out"
+  # A dump of it, restored: the grant made beside the update is kept.
+  q -c "CREATE DATABASE restored_ext$o"
+  pg_dump -d upg_ext$o | psql -X -q -v ON_ERROR_STOP=1 -d restored_ext$o >/dev/null 2>&1
+  out=$(as app restored_ext$o -c "SELECT up.locality_uuid() IS NOT NULL" 2>&1)
+  grep -q "^t\$" <<<"$out" || fail "$OLD: app's id in a restored dump of the updated extension: $out"
+  echo "ok: $OLD: the update names app's grant, app makes ids with it, and so in a restored dump: $grant"
   DB=fresh_ext$o q -c "CREATE SCHEMA up" -c "CREATE EXTENSION locality_uuid_sql SCHEMA up"
   DB=upg_ext$o expect "$OLD: the updated extension's routines are a fresh $VERSION's" "$routines" "$(DB=fresh_ext$o q -c "$routines")"
   members="SELECT x.extversion || ': ' || (SELECT count(*) FROM pg_depend d WHERE d.refobjid = x.oid AND d.classid = 'pg_proc'::regclass)
@@ -231,5 +272,6 @@ PY
      FROM public.made" "$((18 * N)) ids, 0 repeated"
 }
 export -f run
-with_cluster -o shared_preload_libraries=locality_uuid -o locality_uuid.node_id=17 -o locality_uuid.machine_name=db-17 -- bash -c run
+with_cluster -o shared_preload_libraries=locality_uuid -o locality_uuid.node_id=17 -o locality_uuid.machine_name=db-17 \
+  -o max_prepared_transactions=4 -- bash -c run
 echo "the SQL edition's counters move with its database on PostgreSQL $PG_MAJOR"

@@ -142,6 +142,8 @@ SQL
   q -c "SET ROLE dba" -c "CREATE SCHEMA hers" -c "CREATE SCHEMA used" -c "CREATE SCHEMA used_private" \
     -c "GRANT USAGE ON SCHEMA used_private TO mallory" -c "CREATE SCHEMA $long"
   q -c "SET ROLE mallory" -c "CREATE SCHEMA hers_private"
+  q -c "SET ROLE dba" -c "CREATE SCHEMA crowded" -c "CREATE SCHEMA crowded_private" \
+    -c "CREATE FUNCTION crowded_private.f() RETURNS int LANGUAGE sql AS 'SELECT 1'"
   for case in "psql|mallorys|42501|schema mallorys is owned by role mallory|A schema's owner can drop and replace the objects in it; the installing role is dba." \
               "extension|mallorys|42501|schema mallorys is owned by role mallory|A schema's owner can drop and replace the objects in it; the installing role is postgres." \
               "psql|leftover|42501|schema leftover holds objects of other roles|Found: function leftover.locality_uuid_node_id() of mallory, function leftover.locality_uuid_runs() of mallory, function leftover.locality_uuid_variable_start() of mallory, function leftover.trap_eq(a oid, b oid) of mallory, operator leftover.= of mallory, relation leftover.locality_uuid_run_00 of mallory, relation leftover.locality_uuid_variable_seq of mallory. The edition would call or meet them." \
@@ -151,6 +153,7 @@ SQL
               "psql|hers|42501|schema hers_private is owned by role mallory|A schema's owner can drop and replace the objects in it; the installing role is dba." \
               "psql|used|42501|other roles may use schema used_private|USAGE on schema used_private is granted to mallory: a role that can name the counters can lock them." \
               "extension|used|42710|schema used_private exists|The edition keeps its counters in schema used_private, which it creates." \
+              "psql|crowded|42501|schema crowded_private holds more than the edition's counters|Found: function crowded_private.f. The edition keeps its counters and lock there, and nothing else." \
               "psql|$long|22023|the schema name must be lower-case letters, digits and _, not a keyword, and at most 55 bytes|The schema is $long; the edition's private schema is ${long}_private."; do
     IFS='|' read -r form schema code message detail <<<"$case"
     install_as "$form" "$schema"
@@ -163,7 +166,7 @@ SQL
   expect "the trap never ran, in any refusal" "$trap_ran" "0"
   expect "the refusals left the private schemas as they were" \
     "SELECT string_agg(n.nspname || ' ' || (SELECT count(*) FROM pg_class WHERE relnamespace = n.oid), ', ' ORDER BY n.nspname)
-     FROM pg_namespace n WHERE n.nspname ~ '_private\$'" "hers_private 0, used_private 0"
+     FROM pg_namespace n WHERE n.nspname ~ '_private\$'" "crowded_private 0, hers_private 0, used_private 0"
   # Predefined roles that write or lock every relation: a member is
   # refused, named by the role the grant went to (etl, mallory's group).
   if [ "$PG_MAJOR" -ge 14 ]; then
@@ -186,6 +189,15 @@ SQL
     expect "the refused installs left schema wide empty" "SELECT count(*) FROM pg_class WHERE relnamespace = 'wide'::regnamespace" "0"
     q -c "REVOKE pg_write_all_data FROM etl" -c "DROP SCHEMA wide"
     [ "$PG_MAJOR" -lt 17 ] || q -c "REVOKE pg_maintain FROM mallory"
+    # pg_read_all_data gives USAGE on every schema, the private one too:
+    # a WARNING names its members (backups use it), the install goes on.
+    q -c "GRANT pg_read_all_data TO etl" -c "SET ROLE dba" -c "CREATE SCHEMA readable"
+    install_as psql readable
+    [ $rc = 0 ] && grep -q "WARNING:  01000: locality_uuid: roles that may name the edition's counters: etl\$" <<<"$out" &&
+      grep -qF "HINT:  Grant pg_read_all_data only to logins you trust with that (backups), or REVOKE pg_read_all_data FROM etl." <<<"$out" ||
+      fail "the install with a pg_read_all_data member: $out"
+    echo "ok: psql installs, warning of pg_read_all_data's members: $(grep -o 'WARNING:  .*' <<<"$out")"
+    q -c "REVOKE pg_read_all_data FROM etl"
   else
     echo "ok: (PostgreSQL $PG_MAJOR has no pg_write_all_data: nothing to refuse)"
   fi
@@ -374,11 +386,13 @@ SELECT ids.locality_uuid();
 SELECT pg_sleep(120);
 SQL
   app_open=$!
+  app_holds="SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+             WHERE a.usename = 'app' AND l.relation = 'ids_private.locality_uuid_variable_seq'::regclass AND l.granted"
   for _ in $(seq 100); do
-    [ "$(q -c "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-                WHERE a.usename = 'app' AND l.relation = 'ids_private.locality_uuid_variable_seq'::regclass AND l.granted")" = 1 ] && break
+    [ "$(q -c "$app_holds")" = 1 ] && break
     sleep 0.1
   done
+  expect "app's open draw holds the variable counter" "$app_holds" "1"
   psql -X -q -v VERBOSITY=verbose -U reader -d shop -c "SET lock_timeout = 0" \
     -c "CREATE TRIGGER queued BEFORE UPDATE ON ids_private.locality_uuid_variable_seq FOR EACH ROW EXECUTE FUNCTION ids.locality_uuid_here()" \
     >"$WORK/reader_trigger.txt" 2>&1 &
@@ -391,6 +405,26 @@ SQL
   grep -q "ERROR:  42501: permission denied for schema ids_private" "$WORK/reader_trigger.txt" ||
     fail "reader's trigger request: $(cat "$WORK/reader_trigger.txt")"
   echo "ok: reader's CREATE TRIGGER on the counter app holds is refused at the name, and a new session's id goes on (node $got)"
+  # The control: with USAGE on ids_private (what 1.4's layout gave every
+  # role that could use ids), the same request queues and the next id
+  # waits behind it.
+  q -c "GRANT USAGE ON SCHEMA ids_private TO reader"
+  psql -X -q -v VERBOSITY=verbose -U reader -d shop -c "SET lock_timeout = 0" \
+    -c "CREATE TRIGGER queued BEFORE UPDATE ON ids_private.locality_uuid_variable_seq FOR EACH ROW EXECUTE FUNCTION ids.locality_uuid_here()" \
+    >"$WORK/reader_trigger.txt" 2>&1 &
+  reader_trigger=$!
+  for _ in $(seq 100); do
+    [ "$(q -c "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+                WHERE a.usename = 'reader' AND NOT l.granted")" -ge 1 ] && break
+    sleep 0.1
+  done
+  out=$(psql -X -q -At -v ON_ERROR_STOP=1 -v VERBOSITY=verbose -U app -d shop -c "SET statement_timeout = '2s'" \
+          -c "SELECT ids.locality_uuid_node(ids.locality_uuid())" 2>&1) && fail "the control: an id behind a queued trigger request: $out"
+  grep -q "ERROR:  57014: canceling statement due to statement timeout" <<<"$out" || fail "the control: $out"
+  echo "ok: the control: with USAGE on ids_private, reader's request queues behind app's draw and a new session's id waits (57014 at 2 s)"
+  q -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE usename = 'reader'" >/dev/null
+  wait $reader_trigger || true
+  q -c "REVOKE USAGE ON SCHEMA ids_private FROM reader"
   q -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE usename = 'app' AND query LIKE 'SELECT pg_sleep%'" >/dev/null
   wait $app_open || true
   # The copy's first id moves its counters under the view's lock.
