@@ -20,6 +20,11 @@
  *        does) hangs until the byte changes (at most 600 s)
  *   'b'  writes to locality_uuid.binding.tmp (the binding file before its
  *        rename) fail with ENOSPC; the state file is written as usual
+ *   'm'  writes to the host's marks file before its rename (a name that
+ *        holds "marks." and ends ".tmp": PATH.PID.tmp of
+ *        locality_uuid.host_marks_file, not the data directory's note
+ *        locality_uuid.host_marks.tmp) fail with ENOSPC; every other file
+ *        is written as usual
  *   'A'..'I'  the process that makes the server's N-th write ('A': the
  *        first) of the state file or the binding file, whichever process
  *        it is (the postmaster's at its start included), is killed
@@ -47,9 +52,11 @@
 
 static const char *const targets[] = {"locality_uuid.state.tmp", "locality_uuid.state"};
 static const char binding_target[] = "locality_uuid.binding.tmp";
+static const char pointer_target[] = "locality_uuid.host_marks.tmp";
 /* watched[fd]: 0, or what fd is open on */
 #define WATCHED_STATE 1
 #define WATCHED_BINDING 2
+#define WATCHED_MARKS 3
 #define MAX_FD 4096
 
 static volatile const char *mode;
@@ -146,6 +153,10 @@ static int watch(const char *path, int fd)
 	t = strlen(binding_target);
 	if (n >= t && strcmp(path + n - t, binding_target) == 0)
 		watched[fd] = WATCHED_BINDING;
+	t = strlen(pointer_target);
+	if (n >= 4 && strcmp(path + n - 4, ".tmp") == 0 && strstr(path, "marks.") != NULL &&
+		!(n >= t && strcmp(path + n - t, pointer_target) == 0))
+		watched[fd] = WATCHED_MARKS;
 	return fd;
 }
 
@@ -186,7 +197,8 @@ ssize_t write(int fd, const void *buf, size_t len)
 
 	if (real == NULL)
 		real = (ssize_t (*)(int, const void *, size_t)) dlsym(RTLD_NEXT, "write");
-	if (fd >= 0 && fd < MAX_FD && watched[fd] != 0)
+	/* (The kills count the state file's and the binding file's writes.) */
+	if (fd >= 0 && fd < MAX_FD && (watched[fd] == WATCHED_STATE || watched[fd] == WATCHED_BINDING))
 	{
 		attach();
 		if (mode != NULL && *mode >= 'A' && *mode <= 'I' && count_server_write(real) == *mode - 'A' + 1)
@@ -194,6 +206,16 @@ ssize_t write(int fd, const void *buf, size_t len)
 			count_failure(real);
 			say_pid(real, ".killed");
 			kill(getpid(), SIGKILL);
+		}
+	}
+	if (fd >= 0 && fd < MAX_FD && watched[fd] == WATCHED_MARKS)
+	{
+		attach();
+		if (mode != NULL && *mode == 'm')
+		{
+			count_failure(real);
+			errno = ENOSPC;
+			return -1;
 		}
 	}
 	if (fd >= 0 && fd < MAX_FD && watched[fd] == WATCHED_BINDING)

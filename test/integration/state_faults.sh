@@ -53,6 +53,10 @@
 #              move's record failing (binding writes: ENOSPC): every queued
 #              client gets the error, none an id from unmoved counters
 #              (issue #51, finding 1); then ids are moved; 3 rounds
+#   host marks full disk (15+)  writes of locality_uuid.host_marks_file fail
+#              with ENOSPC: an explicit path fails ids past the marks
+#              (53100, its name), then ids again; "auto" gives the file up
+#              at LOG and ids go on
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 . "$ROOT/test/integration/lib/servers.sh"
@@ -700,6 +704,35 @@ check "... the file read at last names another host, the move's record fails: $r
 check "... once it can be recorded, ids are moved ($moved_after of $ROUNDS rounds), logged as read late" \
   '[ "$moved_after" = $ROUNDS ] &&
    [ "$(grep -c "this server started on another host (read once its host identity file could be)" "$WORK/server.log")" -ge $ROUNDS ]'
+
+# --- the host's marks file on a full disk (15+) ---------------------------------------------
+# An explicit locality_uuid.host_marks_file whose writes fail (ENOSPC): a
+# draw that needs a refill fails with the file's name (53100) though the
+# file could be removed, the server stays up, and ids come again once it
+# can be written; at "auto" (beside the data directory, where nobody chose
+# it) the file is given up at LOG and removed, and ids go on.
+if [ "$PG_MAJOR" -ge 15 ]; then
+  mkdir -p "$WORK/hostmarks" && chown postgres "$WORK/hostmarks"
+  echo "locality_uuid.host_marks_file = '$WORK/hostmarks/marks'" >>"$DATA/postgresql.conf"
+  pgctl restart
+  fault m
+  err=$(error_of "SELECT count(hot_guid(7, $FIXED)) FROM generate_series(1, 100000)")
+  check "an explicit host's marks file on a full disk: ids past the marks fail: ${err:0:150}" \
+    'grep -q "ERROR:  53100: could not reserve ids in \"$WORK/hostmarks/marks\": No space left on device" <<<"$err" && up'
+  fault 0
+  sleep 0.3  # the write's back-off (reservation.cpp)
+  made=$(q -c "SELECT count(hot_guid(7, $FIXED)) FROM generate_series(1, 100000)" 2>&1 || true)
+  check "... space again: $made ids, the file written" '[ "$made" = 100000 ] && grep -q "^machine " "$WORK/hostmarks/marks"'
+  sed -i '$d' "$DATA/postgresql.conf"
+  pgctl restart
+  beside="$DATA.locality_uuid_marks"
+  fault m
+  made=$(q -c "SELECT count(hot_guid(7, $FIXED)) FROM generate_series(1, 100000)" 2>&1 || true)
+  fault 0
+  check "auto on a full disk: $made ids all the same, the file given up at LOG, not there" \
+    '[ "$made" = 100000 ] && [ ! -e "$beside" ] &&
+     grep -q "LOG:  locality_uuid: gave up the host.s marks file \"$beside\": No space left on device" "$WORK/server.log"'
+fi
 
 echo
 [ $failures = 0 ] || { echo "$failures check(s) failed"; exit 1; }
