@@ -56,15 +56,18 @@
 -- (privileges.sql revokes every one at every run). An install of 1.4 or
 -- before kept them in @extschema@ itself: they move here with their values
 -- (ALTER ... SET SCHEMA keeps the relation, its oid and, in an extension,
--- its membership and pg_dump configuration). Each move waits for the
--- transactions that hold a lock on that relation and holds its own until
--- the install commits, and every draw waits behind it meanwhile: so the
--- move is refused at once (55006, naming them) while a prepared
--- transaction or a session idle in a transaction holds any of them (they
--- would not end by themselves; 1.4 let any role with USAGE on the schema
--- take such a lock from parse time), the counters every id draws from
--- move last, and a move waits at most lock_timeout (10 s unless the
--- session set one: 55P03, nothing changed).
+-- its membership and pg_dump configuration). A move waits for every
+-- transaction that holds a lock on that relation and keeps its own lock
+-- until the install commits, and every id that needs the relation waits
+-- behind it. So: a prepared transaction holding any of them (1.4 let any
+-- role with USAGE on the schema take such a lock from parse time and keep
+-- it so) refuses the upgrade at once (55006, naming its gid); each move
+-- waits at most 100 ms at a time, retried for about 3 s, then refuses
+-- the same way, naming the processes that hold it (a transaction left
+-- idle: a role that is neither a superuser nor in pg_read_all_stats
+-- cannot tell an idle session from a busy one); and the relations every
+-- id needs move last (the counters, the session cache, the runs of the
+-- clock's window and the next), the rest first.
 DO $sequences$
 DECLARE
     name pg_catalog.text;
@@ -72,6 +75,11 @@ DECLARE
     held pg_catalog.bool;
     holders pg_catalog.text;
     relations pg_catalog.name[];
+    busy pg_catalog.name[];
+    now_slot pg_catalog.int4 := pg_catalog.mod(pg_catalog.floor(pg_catalog.date_part('epoch', pg_catalog.clock_timestamp())
+                                                                 OPERATOR(pg_catalog./) 600)::pg_catalog.int8, 64::pg_catalog.int8)::pg_catalog.int4;
+    tries pg_catalog.int4;
+    timeout_before pg_catalog.text;
 BEGIN
     IF pg_catalog.to_regnamespace('@extschema@_private') IS NULL THEN
         CREATE SCHEMA @extschema@_private;
@@ -84,45 +92,72 @@ BEGIN
                                   CASE WHEN pg_catalog.to_regclass('@extschema@_private.locality_uuid_variable_seq') IS NOT NULL THEN 'private'
                                        WHEN pg_catalog.to_regclass('@extschema@.locality_uuid_variable_seq') IS NOT NULL THEN 'shared'
                                        ELSE 'fresh' END, true);
-    IF pg_catalog.current_setting('lock_timeout') OPERATOR(pg_catalog.=) '0' THEN
-        PERFORM pg_catalog.set_config('lock_timeout', '10s', true);
-        PERFORM pg_catalog.set_config('locality_uuid_sql.lock_timeout_set', 'on', true);
-    END IF;
-    -- The relations in order: the 64 runs, the four set values, the
-    -- lock's view, then those every id reads or draws from.
-    relations := ARRAY(SELECT 'locality_uuid_run_' || pg_catalog.lpad(slot::pg_catalog.text, 2, '0')
-                       FROM pg_catalog.generate_series(0, 63) AS slot)::pg_catalog.name[]
-                 || '{locality_uuid_home_system,locality_uuid_home_database,locality_uuid_home_timeline,locality_uuid_run_start,locality_uuid_lock,locality_uuid_session,locality_uuid_at_seq,locality_uuid_hot_seq,locality_uuid_variable_seq}'::pg_catalog.name[];
-    SELECT pg_catalog.string_agg(DISTINCT CASE WHEN l.pid IS NULL
-                                               THEN pg_catalog.format('prepared transaction %L', coalesce(x.gid, '?'))
-                                               ELSE pg_catalog.format('process %s of role %s, %s since %s', a.pid, a.usename, a.state,
-                                                                      a.state_change) END, '; ')
+    -- The relations in order: what ids rarely need first, then the runs
+    -- of the clock's window and the next, the session cache and the
+    -- counters.
+    busy := ARRAY['locality_uuid_run_' || pg_catalog.lpad(now_slot::pg_catalog.text, 2, '0'),
+                  'locality_uuid_run_' || pg_catalog.lpad(pg_catalog.mod(now_slot OPERATOR(pg_catalog.+) 1, 64)::pg_catalog.text, 2, '0'),
+                  'locality_uuid_session', 'locality_uuid_at_seq', 'locality_uuid_hot_seq', 'locality_uuid_variable_seq']::pg_catalog.name[];
+    relations := ARRAY(SELECT r.name
+                       FROM pg_catalog.unnest(ARRAY(SELECT ('locality_uuid_run_' || pg_catalog.lpad(slot::pg_catalog.text, 2, '0'))::pg_catalog.name
+                                                    FROM pg_catalog.generate_series(0, 63) AS slot)
+                                              || '{locality_uuid_home_system,locality_uuid_home_database,locality_uuid_home_timeline,locality_uuid_run_start,locality_uuid_lock}'::pg_catalog.name[]) AS r(name)
+                       WHERE NOT r.name OPERATOR(pg_catalog.=) ANY (busy)) || busy;
+    -- Prepared transactions (pg_locks shows them to every role): they end
+    -- only by hand.
+    SELECT pg_catalog.string_agg(DISTINCT pg_catalog.format('prepared transaction %L', coalesce(x.gid, '?')), '; ')
     INTO holders
     FROM pg_catalog.pg_locks l
     JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) l.relation
     -- (A prepared transaction's locks keep its virtual transaction, whose
     -- transactionid lock names its xid.)
     LEFT JOIN pg_catalog.pg_locks t
-           ON l.pid IS NULL AND t.pid IS NULL AND t.locktype OPERATOR(pg_catalog.=) 'transactionid'
+           ON t.pid IS NULL AND t.locktype OPERATOR(pg_catalog.=) 'transactionid'
           AND t.virtualtransaction OPERATOR(pg_catalog.=) l.virtualtransaction
     LEFT JOIN pg_catalog.pg_prepared_xacts x ON x.transaction OPERATOR(pg_catalog.=) t.transactionid
-    LEFT JOIN pg_catalog.pg_stat_activity a ON a.pid OPERATOR(pg_catalog.=) l.pid
     WHERE c.relnamespace OPERATOR(pg_catalog.=) '@extschema@'::pg_catalog.regnamespace::pg_catalog.oid
-      AND c.relname OPERATOR(pg_catalog.=) ANY (relations) AND l.granted
-      AND l.database OPERATOR(pg_catalog.=) (SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())
-      AND (l.pid IS NULL OR a.state OPERATOR(pg_catalog.=) ANY ('{idle in transaction,idle in transaction (aborted)}'::pg_catalog.text[]));
+      AND c.relname OPERATOR(pg_catalog.=) ANY (relations) AND l.granted AND l.pid IS NULL;
     IF holders IS NOT NULL THEN
-        RAISE EXCEPTION 'locality_uuid: upgrade refused: transactions that are not running hold locks on the counters'
+        RAISE EXCEPTION 'locality_uuid: upgrade refused: other transactions hold locks on the counters'
             USING ERRCODE = '55006',
                   DETAIL = holders || '. Moving the counters to @extschema@_private waits for every lock on them, and every id waits behind the move.',
-                  HINT = 'End them (COMMIT PREPARED or ROLLBACK PREPARED; pg_terminate_backend), then run the upgrade again.';
+                  HINT = 'End them (COMMIT PREPARED or ROLLBACK PREPARED), then run the upgrade again.';
     END IF;
+    timeout_before := pg_catalog.current_setting('lock_timeout');
     FOREACH name IN ARRAY relations LOOP
         CONTINUE WHEN pg_catalog.to_regclass('@extschema@_private.' || name) IS NOT NULL;
         IF pg_catalog.to_regclass('@extschema@.' || name) IS NOT NULL THEN
-            EXECUTE pg_catalog.format(CASE WHEN name OPERATOR(pg_catalog.=) 'locality_uuid_lock'
-                                           THEN 'ALTER VIEW @extschema@.%I SET SCHEMA @extschema@_private'
-                                           ELSE 'ALTER SEQUENCE @extschema@.%I SET SCHEMA @extschema@_private' END, name);
+            tries := 0;
+            LOOP
+                BEGIN
+                    PERFORM pg_catalog.set_config('lock_timeout', '100ms', true);
+                    EXECUTE pg_catalog.format(CASE WHEN name OPERATOR(pg_catalog.=) 'locality_uuid_lock'
+                                                   THEN 'ALTER VIEW @extschema@.%I SET SCHEMA @extschema@_private'
+                                                   ELSE 'ALTER SEQUENCE @extschema@.%I SET SCHEMA @extschema@_private' END, name);
+                    EXIT;
+                EXCEPTION WHEN lock_not_available THEN
+                    tries := tries OPERATOR(pg_catalog.+) 1;
+                END;
+                IF tries OPERATOR(pg_catalog.>=) 15 THEN
+                    SELECT pg_catalog.string_agg(DISTINCT CASE WHEN l.pid IS NULL THEN 'a prepared transaction'
+                                                               ELSE pg_catalog.format('process %s of role %s%s', l.pid, a.usename,
+                                                                                      CASE WHEN a.state IS NULL THEN ''
+                                                                                           ELSE pg_catalog.format(' (%s since %s)', a.state, a.state_change) END) END,
+                                                 '; ')
+                    INTO holders
+                    FROM pg_catalog.pg_locks l
+                    LEFT JOIN pg_catalog.pg_stat_activity a ON a.pid OPERATOR(pg_catalog.=) l.pid
+                    WHERE l.relation OPERATOR(pg_catalog.=) ('@extschema@.' || name)::pg_catalog.regclass::pg_catalog.oid AND l.granted
+                      AND l.pid IS DISTINCT FROM pg_catalog.pg_backend_pid();
+                    RAISE EXCEPTION 'locality_uuid: upgrade refused: other transactions hold locks on the counters'
+                        USING ERRCODE = '55006',
+                              DETAIL = pg_catalog.format('%s held %s for 3 s. Moving the counters to @extschema@_private waits for every lock on them, and every id waits behind the move.',
+                                                         coalesce(holders, 'A transaction that ended since'), name),
+                              HINT = 'End or wait for those transactions (pg_locks, pg_stat_activity; pg_terminate_backend), then run the upgrade again.';
+                END IF;
+                PERFORM pg_catalog.pg_sleep(0.1);
+            END LOOP;
+            PERFORM pg_catalog.set_config('lock_timeout', timeout_before, true);
         ELSIF name OPERATOR(pg_catalog.=) 'locality_uuid_lock' THEN
             -- The view the moves, the takeover and the release lock (SHARE
             -- UPDATE EXCLUSIVE, node.sql).

@@ -29,7 +29,8 @@
 #          too (NAME_private, if it exists: the counters' and the lock's,
 #          counters.sql), which no other role may even use (USAGE), and
 #          which holds nothing but the edition's relations
-#   42710  the private schema exists (extension: a fresh install)
+#   42710  the private schema exists (extension: a fresh install or an
+#          update, which makes it a member of the extension)
 #   42501  an object of the edition's names that the installing role does
 #          not own (psql script: a re-run, which upgrades, finds only its
 #          own objects)
@@ -49,9 +50,9 @@ relations=$3
 # EXTENSION ... UPDATE (the extension's own schema); extension: CREATE
 # EXTENSION (a fresh install).
 case $mode in
-psql) fresh_only=false; sql_extension_here=refused ;;
-update) fresh_only=false; sql_extension_here=expected ;;
-extension) fresh_only=true; sql_extension_here=expected ;;
+psql) fresh_only=false; sql_extension_here=refused; private_made=false ;;
+update) fresh_only=false; sql_extension_here=expected; private_made=true ;;
+extension) fresh_only=true; sql_extension_here=expected; private_made=true ;;
 *) echo "install_check.sh: mode psql, update or extension, not $mode" >&2; exit 2 ;;
 esac
 [ $sql_extension_here = refused ] && refuse_sql_extension=true || refuse_sql_extension=false
@@ -69,6 +70,10 @@ DECLARE
     found pg_catalog.text;
     revokes pg_catalog.text;
     fresh_only pg_catalog.bool := $fresh_only;
+    -- The extension forms make the private schema (a member of the
+    -- extension, which a 1.4 extension never had): one there already is
+    -- not theirs.
+    private_made pg_catalog.bool := $private_made;
     refuse_sql_extension pg_catalog.bool := $refuse_sql_extension;
 BEGIN
     IF schema_name IS NULL THEN
@@ -83,7 +88,7 @@ BEGIN
     END IF;
     nsp := schema_name::pg_catalog.regnamespace::pg_catalog.oid;
     private_nsp := pg_catalog.to_regnamespace(schema_name || '_private')::pg_catalog.oid;
-    IF private_nsp IS NOT NULL AND fresh_only THEN
+    IF private_nsp IS NOT NULL AND private_made THEN
         RAISE EXCEPTION 'locality_uuid: install refused: schema %_private exists', schema_name
             USING ERRCODE = '42710',
                   DETAIL = pg_catalog.format('The edition keeps its counters in schema %s_private, which it creates.', schema_name),
@@ -164,8 +169,10 @@ BEGIN
                   DETAIL = found || '.',
                   HINT = pg_catalog.format('%s Then run the upgrade again: roles that make ids need EXECUTE on its functions alone.', revokes);
     END IF;
+    -- (The private schema: the installing role's own, as all it holds.)
     SELECT pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(n.nspowner)::pg_catalog.text) INTO found
-    FROM pg_catalog.pg_namespace n WHERE n.oid = each_nsp AND NOT n.nspowner = ANY (trusted);
+    FROM pg_catalog.pg_namespace n
+    WHERE n.oid = each_nsp AND NOT n.nspowner = ANY (CASE WHEN each_nsp = private_nsp THEN ARRAY[installer] ELSE trusted END);
     IF found IS NOT NULL THEN
         RAISE EXCEPTION 'locality_uuid: install refused: schema % is owned by role %', shown, found
             USING ERRCODE = '42501',
@@ -212,7 +219,14 @@ BEGIN
             -- (a relation's array type: listed with the relation)
             AND NOT EXISTS (SELECT FROM pg_catalog.pg_type e WHERE e.oid = t.typelem AND e.typrelid <> 0::pg_catalog.oid)
           UNION ALL SELECT 'operator ' || shown || '.' || o.oprname::pg_catalog.text
-          FROM pg_catalog.pg_operator o WHERE o.oprnamespace = each_nsp) o
+          FROM pg_catalog.pg_operator o WHERE o.oprnamespace = each_nsp
+          UNION ALL SELECT 'collation ' || c.collname::pg_catalog.text FROM pg_catalog.pg_collation c WHERE c.collnamespace = each_nsp
+          UNION ALL SELECT 'conversion ' || c.conname::pg_catalog.text FROM pg_catalog.pg_conversion c WHERE c.connamespace = each_nsp
+          UNION ALL SELECT 'operator class ' || c.opcname::pg_catalog.text FROM pg_catalog.pg_opclass c WHERE c.opcnamespace = each_nsp
+          UNION ALL SELECT 'operator family ' || f.opfname::pg_catalog.text FROM pg_catalog.pg_opfamily f WHERE f.opfnamespace = each_nsp
+          UNION ALL SELECT 'text search configuration ' || c.cfgname::pg_catalog.text FROM pg_catalog.pg_ts_config c WHERE c.cfgnamespace = each_nsp
+          UNION ALL SELECT 'text search dictionary ' || d.dictname::pg_catalog.text FROM pg_catalog.pg_ts_dict d WHERE d.dictnamespace = each_nsp
+          UNION ALL SELECT 'statistics object ' || x.stxname::pg_catalog.text FROM pg_catalog.pg_statistic_ext x WHERE x.stxnamespace = each_nsp) o
     WHERE each_nsp = private_nsp;
     IF found IS NOT NULL THEN
         RAISE EXCEPTION 'locality_uuid: install refused: schema % holds more than the edition''s counters', shown

@@ -20,18 +20,21 @@
 --    was anyone's (the docs said a GRANT EXECUTE ON ALL FUNCTIONS was
 --    safe for a read-only role: without USAGE it made no id). So the
 --    makers' EXECUTE goes to exactly the roles that held USAGE on the
---    variable counter, PUBLIC included, and is taken from every other
---    role (a NOTICE names them): no role gains the right to make ids.
---    In an extension's update the grants are not made but named in a
---    WARNING, to run in the update's transaction: a grant made by the
---    update script would be recorded as the extension's own (pg_init_privs)
---    and left out of every pg_dump, so a restore would lose it;
+--    variable counter and could call locality_uuid() (both were needed),
+--    PUBLIC included, and is taken from every other role (named: a
+--    NOTICE, a WARNING in an extension's update, whose scripts PostgreSQL
+--    runs with notices off): no role gains the right to make ids. The
+--    makers' helpers are taken from every role but the owner. In an
+--    extension's update the grants are not made but named in a WARNING,
+--    to run in the update's transaction: a grant made by the update
+--    script would be recorded as the extension's own (pg_init_privs) and
+--    left out of every pg_dump, so a restore would lose it (and those
+--    roles' own grants are taken too, for the same reason);
 --  * this layout (a re-run of the same version): the grants stay as the
 --    owner set them.
 -- Then every privilege of any other role on the private schema and its
 -- relations is revoked (CASCADE: grants passed on with a grant option go
 -- too): USAGE on a sequence is nextval by oid, with no need to name it.
--- And the settings counters.sql made for this transaction are put back.
 DO $privileges$
 DECLARE
     makers pg_catalog.regprocedure[] := ARRAY['@extschema@.locality_uuid_clock_id(pg_catalog.bool)',
@@ -59,30 +62,57 @@ DECLARE
     taken pg_catalog.text;
     revoke pg_catalog.text;
 BEGIN
+    IF found OPERATOR(pg_catalog.=) 'shared' THEN
+        -- Who drew (PUBLIC first, if it did) and could call the C edition's
+        -- name around the makers, read before PUBLIC's EXECUTE goes.
+        SELECT pg_catalog.string_agg(DISTINCT CASE WHEN a.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN 'PUBLIC'
+                                                   ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(a.grantee)::pg_catalog.text) END, ', ')
+        INTO drew
+        FROM pg_catalog.pg_class c, pg_catalog.aclexplode(c.relacl) a
+        WHERE c.oid OPERATOR(pg_catalog.=) '@extschema@_private.locality_uuid_variable_seq'::pg_catalog.regclass::pg_catalog.oid
+          AND a.privilege_type OPERATOR(pg_catalog.=) 'USAGE' AND a.grantee OPERATOR(pg_catalog.<>) c.relowner
+          AND CASE WHEN a.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid
+                   THEN EXISTS (SELECT FROM pg_catalog.pg_proc w,
+                                     pg_catalog.aclexplode(coalesce(w.proacl, pg_catalog.acldefault('f', w.proowner))) e
+                                WHERE w.oid OPERATOR(pg_catalog.=) '@extschema@.locality_uuid()'::pg_catalog.regprocedure::pg_catalog.oid
+                                  AND e.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid)
+                   ELSE pg_catalog.has_function_privilege(a.grantee, '@extschema@.locality_uuid()'::pg_catalog.regprocedure, 'EXECUTE') END;
+    END IF;
     IF found OPERATOR(pg_catalog.<>) 'private' THEN
         EXECUTE 'REVOKE EXECUTE ON FUNCTION ' OPERATOR(pg_catalog.||)
                 (SELECT pg_catalog.string_agg(f::pg_catalog.text, ', ') FROM pg_catalog.unnest(makers || helpers) f)
                 OPERATOR(pg_catalog.||) ' FROM PUBLIC';
     END IF;
     IF found OPERATOR(pg_catalog.=) 'shared' THEN
-        -- Who drew (PUBLIC first, if it did), and who could call the
-        -- makers without drawing.
-        SELECT pg_catalog.string_agg(DISTINCT CASE WHEN a.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN 'PUBLIC'
-                                                   ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(a.grantee)::pg_catalog.text) END, ', ')
-        INTO drew
-        FROM pg_catalog.pg_class c, pg_catalog.aclexplode(c.relacl) a
-        WHERE c.oid OPERATOR(pg_catalog.=) '@extschema@_private.locality_uuid_variable_seq'::pg_catalog.regclass::pg_catalog.oid
-          AND a.privilege_type OPERATOR(pg_catalog.=) 'USAGE' AND a.grantee OPERATOR(pg_catalog.<>) c.relowner;
+        -- Every other role's EXECUTE on the makers (and, in the psql
+        -- script, not that of roles granted it again below), and on the
+        -- helpers.
         SELECT pg_catalog.string_agg(DISTINCT pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(a.grantee)::pg_catalog.text), ', ')
         INTO taken
         FROM pg_catalog.pg_proc p, pg_catalog.aclexplode(p.proacl) a
         WHERE p.oid OPERATOR(pg_catalog.=) ANY (makers::pg_catalog.oid[])
-          AND a.grantee OPERATOR(pg_catalog.<>) p.proowner AND a.grantee OPERATOR(pg_catalog.<>) 0::pg_catalog.oid;
+          AND a.grantee OPERATOR(pg_catalog.<>) p.proowner AND a.grantee OPERATOR(pg_catalog.<>) 0::pg_catalog.oid
+          AND (in_extension OR NOT pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(a.grantee)::pg_catalog.text)
+                                   OPERATOR(pg_catalog.=) ANY (pg_catalog.string_to_array(coalesce(drew, ''), ', ')));
         IF taken IS NOT NULL THEN
             EXECUTE pg_catalog.format('REVOKE EXECUTE ON FUNCTION %s FROM %s CASCADE', makers_list, taken);
-            RAISE NOTICE 'locality_uuid: EXECUTE on the makers taken from %', taken
-                USING DETAIL = 'Since 1.5 EXECUTE on them is the right to make ids, which was USAGE on the counters; only the roles that held that keep it.';
+            IF in_extension THEN
+                RAISE WARNING 'locality_uuid: EXECUTE on the makers taken from %', taken
+                    USING DETAIL = 'Since 1.5 EXECUTE on them is the right to make ids, which was USAGE on the counters; roles that held that are named in the next warning.';
+            ELSE
+                RAISE NOTICE 'locality_uuid: EXECUTE on the makers taken from %', taken
+                    USING DETAIL = 'Since 1.5 EXECUTE on them is the right to make ids, which was USAGE on the counters; only the roles that held that keep it.';
+            END IF;
         END IF;
+        FOR revoke IN
+            SELECT DISTINCT pg_catalog.format('REVOKE EXECUTE ON FUNCTION %s FROM %s CASCADE', p.oid::pg_catalog.regprocedure,
+                                              pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(a.grantee)::pg_catalog.text))
+            FROM pg_catalog.pg_proc p, pg_catalog.aclexplode(p.proacl) a
+            WHERE p.oid OPERATOR(pg_catalog.=) ANY (helpers::pg_catalog.oid[])
+              AND a.grantee OPERATOR(pg_catalog.<>) p.proowner AND a.grantee OPERATOR(pg_catalog.<>) 0::pg_catalog.oid
+        LOOP
+            EXECUTE revoke;
+        END LOOP;
         IF drew IS NOT NULL AND in_extension THEN
             RAISE WARNING 'locality_uuid: roles that made ids may not until you grant it: %', drew
                 USING DETAIL = 'Since 1.5 the right to make ids is EXECUTE on the makers, not USAGE on the counters; a grant made by this update would be the extension''s own and left out of pg_dump.',
@@ -107,13 +137,8 @@ BEGIN
     LOOP
         EXECUTE revoke;
     END LOOP;
-    -- counters.sql's settings, for this transaction only: an
-    -- ALTER EXTENSION ... UPDATE inside the caller's transaction leaves
-    -- the caller's lock_timeout as it was.
-    IF pg_catalog.current_setting('locality_uuid_sql.lock_timeout_set', true) OPERATOR(pg_catalog.=) 'on' THEN
-        PERFORM pg_catalog.set_config('lock_timeout', '0', true),
-                pg_catalog.set_config('locality_uuid_sql.lock_timeout_set', '', true);
-    END IF;
+    -- (counters.sql's word, for this transaction only: an ALTER EXTENSION
+    -- ... UPDATE inside the caller's transaction leaves nothing behind.)
     PERFORM pg_catalog.set_config('locality_uuid_sql.layout_found', '', true);
 END
 $privileges$;

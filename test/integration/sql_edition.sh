@@ -574,13 +574,16 @@ PGB
      FROM public.made" "32000 ids by 16 backends, 0 repeated counters"
   # What that role cannot do: set a run or a counter back, push a run into
   # the future through the takeover, or change the node value.
-  for call in "SELECT setval('ids_private.locality_uuid_run_00', 1)" "SELECT setval('ids_private.locality_uuid_at_seq', 1)" \
-              "SELECT ids.locality_uuid_run_place(now(), floor(extract(epoch FROM now()) / 600)::int8 + 5, 0)" \
-              "SELECT ids.locality_uuid_set_node(1, 'x')" "SELECT * FROM ids.locality_uuid_release_future_windows()"; do
-    if out=$(psql -X -q -At -d app -v ON_ERROR_STOP=1 -c "SET ROLE app_user" -c "$call" 2>&1); then
-      fail "app_user could: $call"
+  for call in "SELECT setval('ids_private.locality_uuid_run_00', 1)|permission denied for schema ids_private" \
+              "SELECT setval('ids_private.locality_uuid_at_seq', 1)|permission denied for schema ids_private" \
+              "SELECT ids.locality_uuid_run_place(now(), floor(extract(epoch FROM now()) / 600)::int8 + 5, 0)|window [0-9]* is not a window of the clock" \
+              "SELECT ids.locality_uuid_set_node(1, 'x')|permission denied for locality_uuid_set_node" \
+              "SELECT * FROM ids.locality_uuid_release_future_windows()|permission denied for locality_uuid_release_future_windows"; do
+    if out=$(psql -X -q -At -d app -v ON_ERROR_STOP=1 -c "SET ROLE app_user" -c "${call%|*}" 2>&1); then
+      fail "app_user could: ${call%|*}"
     fi
-    echo "ok: app_user cannot $call: $(echo "$out" | grep -o 'ERROR: .*')"
+    grep -q "^ERROR:  ${call#*|}" <<<"$out" || fail "app_user's ${call%|*}: $out"
+    echo "ok: app_user cannot ${call%|*}: $(echo "$out" | grep -o 'ERROR: .*')"
   done
   out=$(psql -X -q -At -d app -v ON_ERROR_STOP=1 -c "SET ROLE app_user" \
           -c "SELECT ids_left + ids_drawn + $(psql -X -q -At -d app -c "SELECT $start") FROM ids.locality_uuid_window_usage()" 2>&1) ||

@@ -157,12 +157,34 @@ PY
   as app upg$o -c "BEGIN" -c "PREPARE p AS UPDATE up.locality_uuid_variable_seq SET log_cnt = 0" -c "PREPARE TRANSACTION 'held_$o'"
   rc=0
   out=$(psql -X -q -v ON_ERROR_STOP=1 -v VERBOSITY=verbose -U dba -d upg$o -v locality_schema=up -f "$SCRIPT" 2>&1) || rc=$?
-  [ $rc != 0 ] && grep -q "ERROR:  55006: locality_uuid: upgrade refused: transactions that are not running hold locks on the counters\$" <<<"$out" &&
+  [ $rc != 0 ] && grep -q "ERROR:  55006: locality_uuid: upgrade refused: other transactions hold locks on the counters\$" <<<"$out" &&
     grep -q "^DETAIL:  prepared transaction 'held_$o'\. Moving the counters to up_private waits" <<<"$out" ||
     fail "the upgrade under a prepared hold: $out"
   DB=upg$o expect "$OLD: the refused upgrade changed nothing" "$kept" "$before"
   DB=upg$o expect "$OLD: no up_private after the refusal" "SELECT count(*) FROM pg_namespace WHERE nspname = 'up_private'" "0"
   DB=upg$o q -c "ROLLBACK PREPARED 'held_$o'"
+  # A session left idle in a transaction holding a lock on the variable
+  # counter (app's, from parse time, as 1.4 let it): the upgrade, by dba,
+  # which cannot see that session's state, tries each move for 3 s, then
+  # refuses, naming it; nothing changed.
+  as app upg$o <<SQL >/dev/null 2>&1 &
+BEGIN;
+PREPARE p AS UPDATE up.locality_uuid_variable_seq SET log_cnt = 0;
+\\! sleep 30
+SQL
+  idle=$!
+  for _ in $(seq 100); do
+    [ "$(DB=upg$o q -c "SELECT count(*) FROM pg_stat_activity WHERE usename = 'app' AND state = 'idle in transaction'")" = 1 ] && break
+    sleep 0.1
+  done
+  rc=0
+  out=$(psql -X -q -v ON_ERROR_STOP=1 -v VERBOSITY=verbose -U dba -d upg$o -v locality_schema=up -f "$SCRIPT" 2>&1) || rc=$?
+  [ $rc != 0 ] && grep -q "ERROR:  55006: locality_uuid: upgrade refused: other transactions hold locks on the counters\$" <<<"$out" &&
+    grep -q "^DETAIL:  process [0-9]* of role app held locality_uuid_variable_seq for 3 s\. " <<<"$out" ||
+    fail "the upgrade under an idle transaction's lock: $out"
+  DB=upg$o expect "$OLD: the upgrade refused under an idle transaction changed nothing" "$kept" "$before"
+  DB=upg$o q -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'app'" >/dev/null
+  kill $idle 2>/dev/null || true; wait $idle 2>/dev/null || true
   out=$(as dba upg$o -v locality_schema=up -f "$SCRIPT" 2>&1) || fail "the upgrade: $out"
   [ "$(tail -n 1 <<<"$out")" = "locality_uuid: the SQL edition $VERSION is installed in schema up" ] &&
     grep -q "NOTICE:  locality_uuid: EXECUTE on the makers taken from reader\$" <<<"$out" || fail "the upgrade said: $out"
@@ -192,13 +214,15 @@ PY
   DB=upg_ext$o q -c "CREATE SCHEMA up" -c "CREATE EXTENSION locality_uuid_sql VERSION '$OLD' SCHEMA up" \
     -c "SELECT up.locality_uuid_set_node(29, 'db-29')" >/dev/null
   DB=upg_ext$o q -c "SELECT up.locality_uuid(false), up.locality_uuid(true), up.hot_guid(1) FROM generate_series(1, 1000)" >/dev/null
-  DB=upg_ext$o q -c "GRANT USAGE ON SCHEMA up TO app" -c "GRANT USAGE ON ALL SEQUENCES IN SCHEMA up TO app"
+  DB=upg_ext$o q -c "GRANT USAGE ON SCHEMA up TO app, reader" -c "GRANT USAGE ON ALL SEQUENCES IN SCHEMA up TO app" \
+    -c "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA up TO reader"
   before=$(DB=upg_ext$o q -c "$kept")
   # The update names the roles that drew and the grant to run, which is
   # run in its transaction: a grant the update made would be the
   # extension's own (pg_init_privs) and left out of a dump.
   out=$(psql -X -q -v ON_ERROR_STOP=1 -d upg_ext$o -c "BEGIN" -c "ALTER EXTENSION locality_uuid_sql UPDATE TO '$VERSION'" 2>&1 -c "ROLLBACK")
-  grep -q "^WARNING:  locality_uuid: roles that made ids may not until you grant it: app\$" <<<"$out" || fail "$OLD: the update's warning: $out"
+  grep -q "^WARNING:  locality_uuid: roles that made ids may not until you grant it: app\$" <<<"$out" &&
+    grep -q "^WARNING:  locality_uuid: EXECUTE on the makers taken from reader\$" <<<"$out" || fail "$OLD: the update's warnings: $out"
   grant=$(sed -n 's/^HINT:  In the update.s transaction, or at once: //p' <<<"$out")
   [[ $grant == "GRANT EXECUTE ON FUNCTION up.locality_uuid_clock_id(boolean), "*" TO app;" ]] || fail "$OLD: the update's hint: $out"
   DB=upg_ext$o q -c "BEGIN" -c "ALTER EXTENSION locality_uuid_sql UPDATE TO '$VERSION'" -c "$grant" -c "COMMIT" 2>/dev/null

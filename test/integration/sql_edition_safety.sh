@@ -397,13 +397,15 @@ SQL
     -c "CREATE TRIGGER queued BEFORE UPDATE ON ids_private.locality_uuid_variable_seq FOR EACH ROW EXECUTE FUNCTION ids.locality_uuid_here()" \
     >"$WORK/reader_trigger.txt" 2>&1 &
   reader_trigger=$!
-  sleep 1
-  got=$(as app shop -c "SET statement_timeout = '5s'" -c "SELECT ids.locality_uuid_node(ids.locality_uuid())" 2>&1) ||
-    fail "a new session's id while reader asked for a trigger behind app's draw: $got"
-  [ "$got" = 17 ] || fail "a new session's id behind reader's request: $got"
+  # (Refused at once: its psql ends; were it queued, it would not.)
+  for _ in $(seq 100); do kill -0 $reader_trigger 2>/dev/null || break; sleep 0.1; done
+  kill -0 $reader_trigger 2>/dev/null && fail "reader's trigger request is still waiting after 10 s"
   wait $reader_trigger || true
   grep -q "ERROR:  42501: permission denied for schema ids_private" "$WORK/reader_trigger.txt" ||
     fail "reader's trigger request: $(cat "$WORK/reader_trigger.txt")"
+  got=$(as app shop -c "SET statement_timeout = '5s'" -c "SELECT ids.locality_uuid_node(ids.locality_uuid())" 2>&1) ||
+    fail "a new session's id while reader asked for a trigger behind app's draw: $got"
+  [ "$got" = 17 ] || fail "a new session's id behind reader's request: $got"
   echo "ok: reader's CREATE TRIGGER on the counter app holds is refused at the name, and a new session's id goes on (node $got)"
   # The control: with USAGE on ids_private (what 1.4's layout gave every
   # role that could use ids), the same request queues and the next id
@@ -413,11 +415,12 @@ SQL
     -c "CREATE TRIGGER queued BEFORE UPDATE ON ids_private.locality_uuid_variable_seq FOR EACH ROW EXECUTE FUNCTION ids.locality_uuid_here()" \
     >"$WORK/reader_trigger.txt" 2>&1 &
   reader_trigger=$!
+  reader_waits="SELECT count(*) >= 1 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE a.usename = 'reader' AND NOT l.granted"
   for _ in $(seq 100); do
-    [ "$(q -c "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-                WHERE a.usename = 'reader' AND NOT l.granted")" -ge 1 ] && break
+    [ "$(q -c "$reader_waits")" = t ] && break
     sleep 0.1
   done
+  expect "the control: reader's request waits behind app's draw" "$reader_waits" "t"
   out=$(psql -X -q -At -v ON_ERROR_STOP=1 -v VERBOSITY=verbose -U app -d shop -c "SET statement_timeout = '2s'" \
           -c "SELECT ids.locality_uuid_node(ids.locality_uuid())" 2>&1) && fail "the control: an id behind a queued trigger request: $out"
   grep -q "ERROR:  57014: canceling statement due to statement timeout" <<<"$out" || fail "the control: $out"
