@@ -116,7 +116,9 @@ BEGIN
           AND t.virtualtransaction OPERATOR(pg_catalog.=) l.virtualtransaction
     LEFT JOIN pg_catalog.pg_prepared_xacts x ON x.transaction OPERATOR(pg_catalog.=) t.transactionid
     WHERE c.relnamespace OPERATOR(pg_catalog.=) '@extschema@'::pg_catalog.regnamespace::pg_catalog.oid
-      AND c.relname OPERATOR(pg_catalog.=) ANY (relations) AND l.granted AND l.pid IS NULL;
+      AND c.relname OPERATOR(pg_catalog.=) ANY (relations) AND l.granted AND l.pid IS NULL
+      -- (a copy of this database, CREATE DATABASE ... TEMPLATE, has its oids)
+      AND l.database OPERATOR(pg_catalog.=) (SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database());
     IF holders IS NOT NULL THEN
         RAISE EXCEPTION 'locality_uuid: upgrade refused: other transactions hold locks on the counters'
             USING ERRCODE = '55006',
@@ -148,7 +150,8 @@ BEGIN
                     FROM pg_catalog.pg_locks l
                     LEFT JOIN pg_catalog.pg_stat_activity a ON a.pid OPERATOR(pg_catalog.=) l.pid
                     WHERE l.relation OPERATOR(pg_catalog.=) ('@extschema@.' || name)::pg_catalog.regclass::pg_catalog.oid AND l.granted
-                      AND l.pid IS DISTINCT FROM pg_catalog.pg_backend_pid();
+                      AND l.pid IS DISTINCT FROM pg_catalog.pg_backend_pid()
+                      AND l.database OPERATOR(pg_catalog.=) (SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database());
                     RAISE EXCEPTION 'locality_uuid: upgrade refused: other transactions hold locks on the counters'
                         USING ERRCODE = '55006',
                               DETAIL = pg_catalog.format('%s held %s for 3 s. Moving the counters to @extschema@_private waits for every lock on them, and every id waits behind the move.',

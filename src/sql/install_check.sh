@@ -88,7 +88,12 @@ BEGIN
     END IF;
     nsp := schema_name::pg_catalog.regnamespace::pg_catalog.oid;
     private_nsp := pg_catalog.to_regnamespace(schema_name || '_private')::pg_catalog.oid;
-    IF private_nsp IS NOT NULL AND private_made THEN
+    -- (An update refuses one that is not the extension's: a later
+    -- version's update finds its own.)
+    IF private_nsp IS NOT NULL AND private_made
+       AND (fresh_only OR NOT EXISTS (SELECT FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid
+                                      WHERE d.classid = 'pg_catalog.pg_namespace'::pg_catalog.regclass AND d.objid = private_nsp
+                                        AND d.deptype = 'e' AND e.extname = 'locality_uuid_sql')) THEN
         RAISE EXCEPTION 'locality_uuid: install refused: schema %_private exists', schema_name
             USING ERRCODE = '42710',
                   DETAIL = pg_catalog.format('The edition keeps its counters in schema %s_private, which it creates.', schema_name),
@@ -178,7 +183,10 @@ BEGIN
             USING ERRCODE = '42501',
                   DETAIL = pg_catalog.format('A schema''s owner can drop and replace the objects in it; the installing role is %s.',
                                              pg_catalog.quote_ident(pg_catalog.current_user()::pg_catalog.text)),
-                  HINT = 'As the installing role: CREATE SCHEMA ids, and install there.';
+                  HINT = CASE WHEN each_nsp = private_nsp
+                              THEN pg_catalog.format('The private schema must be the installing role''s own: ALTER SCHEMA %s OWNER TO %s, or drop it.',
+                                                     shown, pg_catalog.quote_ident(pg_catalog.current_user()::pg_catalog.text))
+                              ELSE 'As the installing role: CREATE SCHEMA ids, and install there.' END;
     END IF;
     SELECT pg_catalog.string_agg(DISTINCT CASE WHEN a.grantee = 0::pg_catalog.oid THEN 'PUBLIC'
                                                ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(a.grantee)::pg_catalog.text) END, ', ')

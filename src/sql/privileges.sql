@@ -59,15 +59,17 @@ DECLARE
                                     JOIN pg_catalog.pg_proc p ON p.oid OPERATOR(pg_catalog.=) m.f::pg_catalog.oid
                                     JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) p.pronamespace);
     drew pg_catalog.text;
+    drew_oids pg_catalog.oid[];
     taken pg_catalog.text;
     revoke pg_catalog.text;
 BEGIN
     IF found OPERATOR(pg_catalog.=) 'shared' THEN
-        -- Who drew (PUBLIC first, if it did) and could call the C edition's
-        -- name around the makers, read before PUBLIC's EXECUTE goes.
+        -- Who drew (PUBLIC: 0) and could call the C edition's name around
+        -- the makers, read before PUBLIC's EXECUTE goes.
         SELECT pg_catalog.string_agg(DISTINCT CASE WHEN a.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN 'PUBLIC'
-                                                   ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(a.grantee)::pg_catalog.text) END, ', ')
-        INTO drew
+                                                   ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(a.grantee)::pg_catalog.text) END, ', '),
+               pg_catalog.array_agg(DISTINCT a.grantee)
+        INTO drew, drew_oids
         FROM pg_catalog.pg_class c, pg_catalog.aclexplode(c.relacl) a
         WHERE c.oid OPERATOR(pg_catalog.=) '@extschema@_private.locality_uuid_variable_seq'::pg_catalog.regclass::pg_catalog.oid
           AND a.privilege_type OPERATOR(pg_catalog.=) 'USAGE' AND a.grantee OPERATOR(pg_catalog.<>) c.relowner
@@ -92,16 +94,15 @@ BEGIN
         FROM pg_catalog.pg_proc p, pg_catalog.aclexplode(p.proacl) a
         WHERE p.oid OPERATOR(pg_catalog.=) ANY (makers::pg_catalog.oid[])
           AND a.grantee OPERATOR(pg_catalog.<>) p.proowner AND a.grantee OPERATOR(pg_catalog.<>) 0::pg_catalog.oid
-          AND (in_extension OR NOT pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(a.grantee)::pg_catalog.text)
-                                   OPERATOR(pg_catalog.=) ANY (pg_catalog.string_to_array(coalesce(drew, ''), ', ')));
+          AND (in_extension OR NOT a.grantee OPERATOR(pg_catalog.=) ANY (coalesce(drew_oids, '{}'::pg_catalog.oid[])));
         IF taken IS NOT NULL THEN
             EXECUTE pg_catalog.format('REVOKE EXECUTE ON FUNCTION %s FROM %s CASCADE', makers_list, taken);
             IF in_extension THEN
                 RAISE WARNING 'locality_uuid: EXECUTE on the makers taken from %', taken
-                    USING DETAIL = 'Since 1.5 EXECUTE on them is the right to make ids, which was USAGE on the counters; roles that held that are named in the next warning.';
+                    USING DETAIL = 'Since 1.5 EXECUTE on them is the right to make ids, which was USAGE on the counters (with EXECUTE on locality_uuid()); roles that had both are to be granted it again (a warning names them, if any).';
             ELSE
                 RAISE NOTICE 'locality_uuid: EXECUTE on the makers taken from %', taken
-                    USING DETAIL = 'Since 1.5 EXECUTE on them is the right to make ids, which was USAGE on the counters; only the roles that held that keep it.';
+                    USING DETAIL = 'Since 1.5 EXECUTE on them is the right to make ids, which was USAGE on the counters (with EXECUTE on locality_uuid()); only the roles that had both keep it.';
             END IF;
         END IF;
         FOR revoke IN

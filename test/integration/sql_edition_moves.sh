@@ -154,6 +154,7 @@ PY
   before=$(DB=upg$o q -c "$kept")
   # A prepared transaction holding a lock on the variable counter: the move
   # would wait for it (and every id behind the move): refused at once.
+  q -c "CREATE DATABASE copy_upg$o TEMPLATE upg$o OWNER dba"  # (its relations have the origin's oids)
   as app upg$o -c "BEGIN" -c "PREPARE p AS UPDATE up.locality_uuid_variable_seq SET log_cnt = 0" -c "PREPARE TRANSACTION 'held_$o'"
   rc=0
   out=$(psql -X -q -v ON_ERROR_STOP=1 -v VERBOSITY=verbose -U dba -d upg$o -v locality_schema=up -f "$SCRIPT" 2>&1) || rc=$?
@@ -162,12 +163,16 @@ PY
     fail "the upgrade under a prepared hold: $out"
   DB=upg$o expect "$OLD: the refused upgrade changed nothing" "$kept" "$before"
   DB=upg$o expect "$OLD: no up_private after the refusal" "SELECT count(*) FROM pg_namespace WHERE nspname = 'up_private'" "0"
+  # The copy's upgrade is not held back by its origin's prepared hold.
+  out=$(as dba copy_upg$o -v locality_schema=up -f "$SCRIPT" 2>&1) || fail "$OLD: the copy's upgrade beside its origin's hold: $out"
+  [ "$(tail -n 1 <<<"$out")" = "locality_uuid: the SQL edition $VERSION is installed in schema up" ] || fail "$OLD: the copy's upgrade said: $out"
+  echo "ok: $OLD: a template copy upgrades while its origin's prepared transaction holds the origin's counter (same oids)"
   DB=upg$o q -c "ROLLBACK PREPARED 'held_$o'"
   # A session left idle in a transaction holding a lock on the variable
   # counter (app's, from parse time, as 1.4 let it): the upgrade, by dba,
   # which cannot see that session's state, tries each move for 3 s, then
   # refuses, naming it; nothing changed.
-  as app upg$o <<SQL >/dev/null 2>&1 &
+  psql -X -q -U app -d upg$o <<SQL >/dev/null 2>&1 &
 BEGIN;
 PREPARE p AS UPDATE up.locality_uuid_variable_seq SET log_cnt = 0;
 \\! sleep 30
@@ -217,6 +222,12 @@ SQL
   DB=upg_ext$o q -c "GRANT USAGE ON SCHEMA up TO app, reader" -c "GRANT USAGE ON ALL SEQUENCES IN SCHEMA up TO app" \
     -c "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA up TO reader"
   before=$(DB=upg_ext$o q -c "$kept")
+  # A private schema there already, not the extension's: refused (42710).
+  DB=upg_ext$o q -c "CREATE SCHEMA up_private"
+  rc=0; out=$(DB=upg_ext$o q -v VERBOSITY=verbose -c "ALTER EXTENSION locality_uuid_sql UPDATE TO '$VERSION'" 2>&1) || rc=$?
+  [ $rc != 0 ] && grep -q "ERROR:  42710: locality_uuid: install refused: schema up_private exists\$" <<<"$out" ||
+    fail "$OLD: the update beside a private schema made by hand: $out"
+  DB=upg_ext$o q -c "DROP SCHEMA up_private"
   # The update names the roles that drew and the grant to run, which is
   # run in its transaction: a grant the update made would be the
   # extension's own (pg_init_privs) and left out of a dump.

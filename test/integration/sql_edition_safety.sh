@@ -144,6 +144,8 @@ SQL
   q -c "SET ROLE mallory" -c "CREATE SCHEMA hers_private"
   q -c "SET ROLE dba" -c "CREATE SCHEMA crowded" -c "CREATE SCHEMA crowded_private" \
     -c "CREATE FUNCTION crowded_private.f() RETURNS int LANGUAGE sql AS 'SELECT 1'"
+  q -c "SET ROLE dba" -c "CREATE SCHEMA su"
+  q -c "CREATE SCHEMA su_private"  # (a superuser's, made without AUTHORIZATION)
   for case in "psql|mallorys|42501|schema mallorys is owned by role mallory|A schema's owner can drop and replace the objects in it; the installing role is dba." \
               "extension|mallorys|42501|schema mallorys is owned by role mallory|A schema's owner can drop and replace the objects in it; the installing role is postgres." \
               "psql|leftover|42501|schema leftover holds objects of other roles|Found: function leftover.locality_uuid_node_id() of mallory, function leftover.locality_uuid_runs() of mallory, function leftover.locality_uuid_variable_start() of mallory, function leftover.trap_eq(a oid, b oid) of mallory, operator leftover.= of mallory, relation leftover.locality_uuid_run_00 of mallory, relation leftover.locality_uuid_variable_seq of mallory. The edition would call or meet them." \
@@ -153,6 +155,7 @@ SQL
               "psql|hers|42501|schema hers_private is owned by role mallory|A schema's owner can drop and replace the objects in it; the installing role is dba." \
               "psql|used|42501|other roles may use schema used_private|USAGE on schema used_private is granted to mallory: a role that can name the counters can lock them." \
               "extension|used|42710|schema used_private exists|The edition keeps its counters in schema used_private, which it creates." \
+              "psql|su|42501|schema su_private is owned by role postgres|A schema's owner can drop and replace the objects in it; the installing role is dba." \
               "psql|crowded|42501|schema crowded_private holds more than the edition's counters|Found: function crowded_private.f. The edition keeps its counters and lock there, and nothing else." \
               "psql|$long|22023|the schema name must be lower-case letters, digits and _, not a keyword, and at most 55 bytes|The schema is $long; the edition's private schema is ${long}_private."; do
     IFS='|' read -r form schema code message detail <<<"$case"
@@ -166,7 +169,7 @@ SQL
   expect "the trap never ran, in any refusal" "$trap_ran" "0"
   expect "the refusals left the private schemas as they were" \
     "SELECT string_agg(n.nspname || ' ' || (SELECT count(*) FROM pg_class WHERE relnamespace = n.oid), ', ' ORDER BY n.nspname)
-     FROM pg_namespace n WHERE n.nspname ~ '_private\$'" "crowded_private 0, hers_private 0, used_private 0"
+     FROM pg_namespace n WHERE n.nspname ~ '_private\$'" "crowded_private 0, hers_private 0, su_private 0, used_private 0"
   # Predefined roles that write or lock every relation: a member is
   # refused, named by the role the grant went to (etl, mallory's group).
   if [ "$PG_MAJOR" -ge 14 ]; then
