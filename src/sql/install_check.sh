@@ -68,6 +68,7 @@ DECLARE
     db_owner pg_catalog.oid := (SELECT d.datdba FROM pg_catalog.pg_database d WHERE d.datname = pg_catalog.current_database());
     trusted pg_catalog.oid[];
     found pg_catalog.text;
+    crowded pg_catalog.text;
     revokes pg_catalog.text;
     fresh_only pg_catalog.bool := $fresh_only;
     -- The extension forms make the private schema (a member of the
@@ -216,59 +217,47 @@ BEGIN
                   HINT = pg_catalog.format('REVOKE USAGE ON SCHEMA %s FROM %s: roles make ids through the edition''s functions.',
                                            shown, found);
     END IF;
+    -- Every object in the schema, once: other roles' are refused in
+    -- either schema; in the private one, anything but the edition's
+    -- relations too.
     SELECT pg_catalog.string_agg(o.what, ', ' ORDER BY o.what)
-    INTO found
-    FROM (SELECT 'function ' || shown || '.' || p.proname::pg_catalog.text AS what
+               FILTER (WHERE each_nsp = private_nsp AND NOT o.edition_relation),
+           pg_catalog.string_agg(o.what || ' of ' || pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(o.owner)::pg_catalog.text), ', '
+                                 ORDER BY o.what) FILTER (WHERE NOT o.owner = ANY (trusted))
+    INTO crowded, found
+    FROM (SELECT 'function ' || shown || '.' || p.proname::pg_catalog.text
+                 || '(' || pg_catalog.pg_get_function_identity_arguments(p.oid) || ')' AS what, p.proowner AS owner,
+                 false AS edition_relation
           FROM pg_catalog.pg_proc p WHERE p.pronamespace = each_nsp
-          UNION ALL SELECT 'relation ' || shown || '.' || c.relname::pg_catalog.text
-          FROM pg_catalog.pg_class c WHERE c.relnamespace = each_nsp AND NOT c.relname = ANY ('{$relations}'::pg_catalog.name[])
-          UNION ALL SELECT 'type ' || shown || '.' || t.typname::pg_catalog.text
-          FROM pg_catalog.pg_type t WHERE t.typnamespace = each_nsp AND t.typrelid = 0::pg_catalog.oid
-            -- (a relation's array type: listed with the relation)
-            AND NOT EXISTS (SELECT FROM pg_catalog.pg_type e WHERE e.oid = t.typelem AND e.typrelid <> 0::pg_catalog.oid)
-          UNION ALL SELECT 'operator ' || shown || '.' || o.oprname::pg_catalog.text
+          UNION ALL SELECT 'operator ' || shown || '.' || o.oprname::pg_catalog.text, o.oprowner, false
           FROM pg_catalog.pg_operator o WHERE o.oprnamespace = each_nsp
-          UNION ALL SELECT 'collation ' || c.collname::pg_catalog.text FROM pg_catalog.pg_collation c WHERE c.collnamespace = each_nsp
-          UNION ALL SELECT 'conversion ' || c.conname::pg_catalog.text FROM pg_catalog.pg_conversion c WHERE c.connamespace = each_nsp
-          UNION ALL SELECT 'operator class ' || c.opcname::pg_catalog.text FROM pg_catalog.pg_opclass c WHERE c.opcnamespace = each_nsp
-          UNION ALL SELECT 'operator family ' || f.opfname::pg_catalog.text FROM pg_catalog.pg_opfamily f WHERE f.opfnamespace = each_nsp
-          UNION ALL SELECT 'text search configuration ' || c.cfgname::pg_catalog.text FROM pg_catalog.pg_ts_config c WHERE c.cfgnamespace = each_nsp
-          UNION ALL SELECT 'text search dictionary ' || d.dictname::pg_catalog.text FROM pg_catalog.pg_ts_dict d WHERE d.dictnamespace = each_nsp
-          UNION ALL SELECT 'statistics object ' || x.stxname::pg_catalog.text FROM pg_catalog.pg_statistic_ext x WHERE x.stxnamespace = each_nsp) o
-    WHERE each_nsp = private_nsp;
-    IF found IS NOT NULL THEN
+          -- (a relation's row type and array type: listed as the relation)
+          UNION ALL SELECT 'type ' || shown || '.' || t.typname::pg_catalog.text, t.typowner, false
+          FROM pg_catalog.pg_type t WHERE t.typnamespace = each_nsp AND t.typrelid = 0::pg_catalog.oid
+            AND NOT EXISTS (SELECT FROM pg_catalog.pg_type e WHERE e.oid = t.typelem AND e.typrelid <> 0::pg_catalog.oid)
+          UNION ALL SELECT 'relation ' || shown || '.' || c.relname::pg_catalog.text, c.relowner,
+                           c.relname = ANY ('{$relations}'::pg_catalog.name[])
+          FROM pg_catalog.pg_class c WHERE c.relnamespace = each_nsp
+          UNION ALL SELECT 'collation ' || c.collname::pg_catalog.text, c.collowner, false
+          FROM pg_catalog.pg_collation c WHERE c.collnamespace = each_nsp
+          UNION ALL SELECT 'conversion ' || c.conname::pg_catalog.text, c.conowner, false
+          FROM pg_catalog.pg_conversion c WHERE c.connamespace = each_nsp
+          UNION ALL SELECT 'operator class ' || c.opcname::pg_catalog.text, c.opcowner, false
+          FROM pg_catalog.pg_opclass c WHERE c.opcnamespace = each_nsp
+          UNION ALL SELECT 'operator family ' || f.opfname::pg_catalog.text, f.opfowner, false
+          FROM pg_catalog.pg_opfamily f WHERE f.opfnamespace = each_nsp
+          UNION ALL SELECT 'text search configuration ' || c.cfgname::pg_catalog.text, c.cfgowner, false
+          FROM pg_catalog.pg_ts_config c WHERE c.cfgnamespace = each_nsp
+          UNION ALL SELECT 'text search dictionary ' || d.dictname::pg_catalog.text, d.dictowner, false
+          FROM pg_catalog.pg_ts_dict d WHERE d.dictnamespace = each_nsp
+          UNION ALL SELECT 'statistics object ' || s.stxname::pg_catalog.text, s.stxowner, false
+          FROM pg_catalog.pg_statistic_ext s WHERE s.stxnamespace = each_nsp) AS o;
+    IF crowded IS NOT NULL THEN
         RAISE EXCEPTION 'locality_uuid: install refused: schema % holds more than the edition''s counters', shown
             USING ERRCODE = '42501',
-                  DETAIL = pg_catalog.format('Found: %s. The edition keeps its counters and lock there, and nothing else.', found),
+                  DETAIL = pg_catalog.format('Found: %s. The edition keeps its counters and lock there, and nothing else.', crowded),
                   HINT = 'Move those objects elsewhere, or install into another schema.';
     END IF;
-    SELECT pg_catalog.string_agg(o.what || ' of ' || pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(o.owner)::pg_catalog.text), ', '
-                                 ORDER BY o.what)
-    INTO found
-    FROM (SELECT 'function ' || shown || '.' || p.proname::pg_catalog.text
-                 || '(' || pg_catalog.pg_get_function_identity_arguments(p.oid) || ')' AS what, p.proowner AS owner
-          FROM pg_catalog.pg_proc p WHERE p.pronamespace = each_nsp
-          UNION ALL SELECT 'operator ' || shown || '.' || o.oprname::pg_catalog.text, o.oprowner
-          FROM pg_catalog.pg_operator o WHERE o.oprnamespace = each_nsp
-          UNION ALL SELECT 'type ' || shown || '.' || t.typname::pg_catalog.text, t.typowner
-          FROM pg_catalog.pg_type t WHERE t.typnamespace = each_nsp AND t.typrelid = 0::pg_catalog.oid  -- (a relation's: listed as such)
-          UNION ALL SELECT 'relation ' || shown || '.' || c.relname::pg_catalog.text, c.relowner
-          FROM pg_catalog.pg_class c WHERE c.relnamespace = each_nsp
-          UNION ALL SELECT 'collation ' || c.collname::pg_catalog.text, c.collowner
-          FROM pg_catalog.pg_collation c WHERE c.collnamespace = each_nsp
-          UNION ALL SELECT 'conversion ' || c.conname::pg_catalog.text, c.conowner
-          FROM pg_catalog.pg_conversion c WHERE c.connamespace = each_nsp
-          UNION ALL SELECT 'operator class ' || c.opcname::pg_catalog.text, c.opcowner
-          FROM pg_catalog.pg_opclass c WHERE c.opcnamespace = each_nsp
-          UNION ALL SELECT 'operator family ' || f.opfname::pg_catalog.text, f.opfowner
-          FROM pg_catalog.pg_opfamily f WHERE f.opfnamespace = each_nsp
-          UNION ALL SELECT 'text search configuration ' || c.cfgname::pg_catalog.text, c.cfgowner
-          FROM pg_catalog.pg_ts_config c WHERE c.cfgnamespace = each_nsp
-          UNION ALL SELECT 'text search dictionary ' || d.dictname::pg_catalog.text, d.dictowner
-          FROM pg_catalog.pg_ts_dict d WHERE d.dictnamespace = each_nsp
-          UNION ALL SELECT 'statistics object ' || s.stxname::pg_catalog.text, s.stxowner
-          FROM pg_catalog.pg_statistic_ext s WHERE s.stxnamespace = each_nsp) AS o
-    WHERE NOT o.owner = ANY (trusted);
     IF found IS NOT NULL THEN
         RAISE EXCEPTION 'locality_uuid: install refused: schema % holds objects of other roles', shown
             USING ERRCODE = '42501',

@@ -156,7 +156,7 @@ SQL
               "psql|used|42501|other roles may use schema used_private|USAGE on schema used_private is granted to mallory: a role that can name the counters can lock them." \
               "extension|used|42710|schema used_private exists|The edition keeps its counters in schema used_private, which it creates." \
               "psql|su|42501|schema su_private is owned by role postgres|A schema's owner can drop and replace the objects in it; the installing role is dba." \
-              "psql|crowded|42501|schema crowded_private holds more than the edition's counters|Found: function crowded_private.f. The edition keeps its counters and lock there, and nothing else." \
+              "psql|crowded|42501|schema crowded_private holds more than the edition's counters|Found: function crowded_private.f(). The edition keeps its counters and lock there, and nothing else." \
               "psql|$long|22023|the schema name must be lower-case letters, digits and _, not a keyword, and at most 55 bytes|The schema is $long; the edition's private schema is ${long}_private."; do
     IFS='|' read -r form schema code message detail <<<"$case"
     install_as "$form" "$schema"
