@@ -129,6 +129,15 @@ int fleet_registry(int argc, char **argv) {
     }
     Budget budget;
     if (!read_budget(conn, &budget, &error)) return data_error("could not read the registry's counts: " + error);
+    std::string readers;
+    if (!wide_readers(conn, o.get("--registry-owner"), &readers, &error)) return data_error(error);
+    if (!readers.empty())
+        std::fprintf(stderr,
+                     "locality-uuid: warning: %s may read every table and use every schema (pg_read_all_data), the "
+                     "registry's private one too: a lock such a role holds there, and a request queued behind it, "
+                     "can delay every lease and claim; give pg_read_all_data to backups only (doc/fleets.md, \"Who "
+                     "may do what\")\n",
+                     readers.c_str());
     if (o.flags.count("--json") != 0)
         std::printf("{\"layout\":%d,%s\"budget\":%s}\n", registry_layout(),
                     moved_note.empty() ? "" : ("\"past\":" + json_string(moved_note) + ",").c_str(),

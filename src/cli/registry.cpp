@@ -122,15 +122,33 @@ bool make_registry(PgConnection &conn, const std::string &as_role, const std::st
     // The comment is this program's constant, not input. A newer revision
     // of the functions alone replaces them and touches no table: the
     // migration's ALTER TABLE would wait for every lock any role holds on
-    // them, and queue every claim and lease behind it.
+    // them, and queue every claim and lease behind it. An older layout's
+    // relations move to the private schema first (each move bounded in
+    // time: kRegistryMoveSql), which is created plainly: one another role
+    // made first is an error, not a registry.
     const bool functions_only = f.layout == kRegistryLayout;
-    if ((!functions_only && (!conn.exec(kRegistryMigrationSql, error) || !conn.exec(kRegistryTablesSql, error))) ||
-        !conn.exec(kRegistryFunctionsSql, error) ||
+    if (!functions_only && !conn.exec("CREATE SCHEMA locality_uuid_registry_private", error)) {
+        return rollback_with(conn, *error + " (a schema of that name made beforehand is not the registry's: drop it, "
+                                            "then run this again)", error);
+    }
+    if ((!functions_only &&
+         (!conn.exec(kRegistryMoveSql, error) || !conn.exec(kRegistryMigrationSql, error) ||
+          !conn.exec(kRegistryTablesSql, error))) ||
+        !conn.exec(kRegistryFunctionsSql, error) || (!functions_only && !conn.exec(kRegistryGrantsSql, error)) ||
         !conn.exec("COMMENT ON SCHEMA locality_uuid_registry IS '" + layout_comment() + "'", error) ||
         !conn.exec("COMMENT ON FUNCTION locality_uuid_registry.lease(text, text, text, text, timestamptz) IS '" +
                        (kRevisionCommentPrefix + std::to_string(kRegistryFunctionsRevision)) + "'",
                    error))
         return rollback_with(conn, *error, error);
+    // What was made is judged before it commits: a registry this update
+    // would leave untrusted (a default privilege on what it created, say)
+    // is left as it was.
+    PgResult problems;
+    if (!conn.exec(kTrustSql, {trusted, "true"}, &problems, error)) return rollback_with(conn, *error, error);
+    if (problems.rows() > 0)
+        return rollback_with(conn, "it would not be role " + trusted + "'s alone, so nothing was changed in it: " +
+                                       trust_problems(problems) + " (doc/fleets.md, \"Who may do what\")",
+                             error);
     return conn.exec("COMMIT", error);
 }
 
@@ -150,35 +168,75 @@ bool read_claims(const PgResult &r, std::vector<Claim> *out, std::string *error)
     return true;
 }
 
-// What a claim read back must be: a node value in range, a machine name
+// A quoted element of a PostgreSQL array literal.
+std::string array_element(const std::string &text) {
+    std::string out = "\"";
+    for (const char c : text) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
+// What claims read back must be: each a node value in range, a machine name
 // a configuration file can carry whose MD5 bytes are the ones returned,
 // and no other row of the registry with that node value, machine name or
 // machine bytes (the registry's own constraints say so; this says so
-// again for what this host will use).
-bool check_claim(PgConnection &conn, const Claim &c, std::string *error) {
-    const char *why = nullptr;
-    if (!answer_holds(c.node, c.machine_name.c_str(), c.machine_bytes.c_str(), &why)) {
-        *error = "the registry returned node " + std::to_string(c.node) + ", machine name '" + c.machine_name +
-                 "', bytes " + c.machine_bytes + ": " + why;
-        return false;
+// again for what these hosts will use). One statement for all of them: the
+// rows are read through nodes() (SECURITY DEFINER, so never inlined: no
+// index of the table serves a filter on it), once, and joined by hash.
+bool check_claims(PgConnection &conn, const std::vector<Claim> &claims, std::string *error) {
+    std::string nodes = "{", bytes = "{", names = "{", hosts = "{", dirs = "{";
+    for (std::size_t i = 0; i < claims.size(); ++i) {
+        const Claim &c = claims[i];
+        const char *why = nullptr;
+        if (!answer_holds(c.node, c.machine_name.c_str(), c.machine_bytes.c_str(), &why)) {
+            *error = "the registry returned node " + std::to_string(c.node) + ", machine name '" + c.machine_name +
+                     "', bytes " + c.machine_bytes + ": " + why;
+            return false;
+        }
+        const std::string sep = i > 0 ? "," : "";
+        nodes += sep + std::to_string(c.node);
+        bytes += sep + array_element(c.machine_bytes);
+        names += sep + array_element(c.machine_name);
+        hosts += sep + array_element(c.host_id);
+        dirs += sep + array_element(c.data_directory);
     }
     PgResult r;
-    if (!conn.exec("SELECT pg_catalog.count(*) FILTER (WHERE n.node_id OPERATOR(pg_catalog.=) $1::integer "
-                   "  AND n.machine_name OPERATOR(pg_catalog.=) $3 AND n.host_id OPERATOR(pg_catalog.=) $4 "
-                   "  AND n.data_directory OPERATOR(pg_catalog.=) $5 AND n.retired_at IS NULL), "
-                   "pg_catalog.count(*) FROM locality_uuid_registry.nodes n "
-                   "WHERE n.node_id OPERATOR(pg_catalog.=) $1::integer "
-                   "   OR n.machine_bytes OPERATOR(pg_catalog.=) pg_catalog.decode($2, 'hex') "
-                   "   OR n.machine_name OPERATOR(pg_catalog.=) $3",
-                   {std::to_string(c.node), c.machine_bytes, c.machine_name, c.host_id, c.data_directory}, &r, error)) {
+    if (!conn.exec("WITH c AS (SELECT * FROM ROWS FROM (pg_catalog.unnest($1::pg_catalog.int4[]), "
+                   "                 pg_catalog.unnest($2::pg_catalog.text[]), pg_catalog.unnest($3::pg_catalog.text[]), "
+                   "                 pg_catalog.unnest($4::pg_catalog.text[]), pg_catalog.unnest($5::pg_catalog.text[])) "
+                   "                 AS c(node, bytes, name, host, dir)), "
+                   "n AS (SELECT r.node_id, r.machine_name, r.machine_bytes, r.host_id, r.data_directory, "
+                   "             r.retired_at IS NULL AS live FROM locality_uuid_registry.nodes() r), "
+                   "m AS (SELECT c.node AS claim, n.* FROM c JOIN n ON n.node_id OPERATOR(pg_catalog.=) c.node "
+                   "      UNION SELECT c.node, n.* FROM c JOIN n "
+                   "            ON n.machine_bytes OPERATOR(pg_catalog.=) pg_catalog.decode(c.bytes, 'hex') "
+                   "      UNION SELECT c.node, n.* FROM c JOIN n ON n.machine_name OPERATOR(pg_catalog.=) c.name) "
+                   "SELECT c.node, pg_catalog.count(m.node_id) FILTER (WHERE m.node_id OPERATOR(pg_catalog.=) c.node "
+                   "  AND m.machine_name OPERATOR(pg_catalog.=) c.name AND m.host_id OPERATOR(pg_catalog.=) c.host "
+                   "  AND m.data_directory OPERATOR(pg_catalog.=) c.dir AND m.live), pg_catalog.count(m.node_id) "
+                   "FROM c LEFT JOIN m ON m.claim OPERATOR(pg_catalog.=) c.node GROUP BY c.node",
+                   {nodes + "}", bytes + "}", names + "}", hosts + "}", dirs + "}"}, &r, error)) {
         *error = "could not check the claim: " + *error;
         return false;
     }
-    long long own = 0, all = 0;
-    if (!r.integer_at(0, 0, 0, 1, &own) || !r.integer_at(0, 1, 0, 1000000, &all) || own != 1 || all != 1) {
-        *error = "the registry does not hold node value " + std::to_string(c.node) + " and machine name " +
-                 c.machine_name + " once, for this host and data directory alone";
+    if (r.rows() != static_cast<int>(claims.size())) {
+        *error = "could not check the claim: " + std::to_string(r.rows()) + " answers for " +
+                 std::to_string(claims.size()) + " claims";
         return false;
+    }
+    for (int i = 0; i < r.rows(); ++i) {
+        long long node = 0, own = 0, all = 0;
+        if (!r.integer_at(i, 0, 1, 268435455, &node) || !r.integer_at(i, 1, 0, 1, &own) ||
+            !r.integer_at(i, 2, 0, 1000000, &all) || own != 1 || all != 1) {
+            const Claim *c = &claims[0];
+            for (const Claim &k : claims)
+                if (k.node == node) c = &k;
+            *error = "the registry does not hold node value " + std::to_string(c->node) + " and machine name " +
+                     c->machine_name + " once, for this host and data directory alone";
+            return false;
+        }
     }
     return true;
 }
@@ -296,7 +354,7 @@ bool claim_node(PgConnection &conn, const std::string &host_identity, const std:
     *out = claims[0];
     out->host_id = host_id;
     out->data_directory = data_directory;
-    if (!check_claim(conn, *out, error)) return rollback_with(conn, *error, error);
+    if (!check_claims(conn, {*out}, error)) return rollback_with(conn, *error, error);
     return conn.commit_durably(error);
 }
 
@@ -336,8 +394,8 @@ bool claim_block(PgConnection &conn, const std::string &label, const std::string
         c.data_directory = data_directory;
         if (c.host_label != label + "/" + std::to_string(i) || (i > 0 && c.node != (*out)[0].node + static_cast<long long>(i)))
             return rollback_with(conn, "the registry's block claim returned its rows out of order", error);
-        if (!check_claim(conn, c, error)) return rollback_with(conn, *error, error);
     }
+    if (!check_claims(conn, *out, error)) return rollback_with(conn, *error, error);
     return conn.commit_durably(error);
 }
 
@@ -349,7 +407,7 @@ bool read_registry(PgConnection &conn, std::vector<Registered> *out, std::string
                    "coalesce(pg_catalog.to_char(n.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), ''), "
                    "coalesce(pg_catalog.floor(pg_catalog.date_part('epoch', n.started_at) OPERATOR(pg_catalog.*) 1000)"
                    "::pg_catalog.int8, -1) "
-                   "FROM locality_uuid_registry.nodes n",
+                   "FROM locality_uuid_registry.nodes() n",
                    {}, &r, error))
         return false;
     for (int i = 0; i < r.rows(); ++i) {
@@ -359,7 +417,7 @@ bool read_registry(PgConnection &conn, std::vector<Registered> *out, std::string
             !r.text_at(i, 5, &g.data_directory) || !r.bool_at(i, 6, &g.retired) || !r.text_at(i, 7, &g.how) ||
             !r.text_at(i, 8, &g.system_identifier) || !r.text_at(i, 9, &g.started_at) ||
             !r.integer_at(i, 10, -1, 9223372036854775807LL, &g.started_ms)) {
-            *error = "row " + std::to_string(i + 1) + " of locality_uuid_registry.nodes has a missing or malformed field";
+            *error = "row " + std::to_string(i + 1) + " of locality_uuid_registry.nodes() has a missing or malformed field";
             return false;
         }
         out->push_back(g);
@@ -371,12 +429,12 @@ bool move_registry_past(PgConnection &conn, long long past, std::string *drawn, 
     PgResult r;
     const std::string n = std::to_string(past);
     if (!conn.exec("BEGIN", error)) return false;
-    if (!conn.exec("LOCK TABLE locality_uuid_registry.nodes IN SHARE UPDATE EXCLUSIVE MODE", error) ||
+    if (!conn.exec("LOCK TABLE locality_uuid_registry_private.nodes IN SHARE UPDATE EXCLUSIVE MODE", error) ||
         !conn.exec("SELECT CASE WHEN s.is_called THEN s.last_value::pg_catalog.text ELSE 'none' END, "
                    "CASE WHEN s.is_called AND s.last_value OPERATOR(pg_catalog.>=) $1 "
                    "OR NOT s.is_called AND s.last_value OPERATOR(pg_catalog.>) $1 THEN 'no' ELSE "
-                   "pg_catalog.setval('locality_uuid_registry.node_values', $1)::pg_catalog.text END "
-                   "FROM locality_uuid_registry.node_values s",
+                   "pg_catalog.setval('locality_uuid_registry_private.node_values', $1)::pg_catalog.text END "
+                   "FROM locality_uuid_registry_private.node_values s",
                    {n}, &r, error))
         return rollback_with(conn, "could not move the registry's node values past " + n + ": " + *error, error);
     std::string how;
@@ -392,11 +450,7 @@ int registry_layout() { return kRegistryLayout; }
 
 bool read_budget(PgConnection &conn, Budget *out, std::string *error) {
     PgResult r;
-    if (!conn.exec("SELECT (SELECT pg_catalog.count(*) FROM locality_uuid_registry.nodes), "
-                   "(SELECT pg_catalog.count(*) FROM locality_uuid_registry.nodes n "
-                   " WHERE n.how OPERATOR(pg_catalog.=) 'leased'), "
-                   "(SELECT CASE WHEN s.is_called THEN s.last_value ELSE 0 END FROM locality_uuid_registry.node_values s)",
-                   {}, &r, error))
+    if (!conn.exec("SELECT b.rows, b.leases, b.sequence_at FROM locality_uuid_registry.budget() b", {}, &r, error))
         return false;
     if (!r.integer_at(0, 0, 0, 1LL << 40, &out->rows) || !r.integer_at(0, 1, 0, 1LL << 40, &out->leases) ||
         !r.integer_at(0, 2, 0, 1LL << 40, &out->sequence_at)) {
@@ -405,20 +459,6 @@ bool read_budget(PgConnection &conn, Budget *out, std::string *error) {
     }
     return true;
 }
-
-namespace {
-
-// A quoted element of a PostgreSQL array literal.
-std::string array_element(const std::string &text) {
-    std::string out = "\"";
-    for (const char c : text) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
-    }
-    return out + "\"";
-}
-
-}  // namespace
 
 bool mark_seen(PgConnection &conn, const std::vector<long long> &nodes, const std::vector<std::string> &hosts,
                const std::vector<std::string> &dirs, std::string *error) {
@@ -433,6 +473,27 @@ bool mark_seen(PgConnection &conn, const std::vector<long long> &nodes, const st
     return conn.exec("SELECT locality_uuid_registry.seen($1::pg_catalog.int4[], $2::pg_catalog.text[], "
                      "$3::pg_catalog.text[])",
                      {n + "}", h + "}", d + "}"}, &ignored, error);
+}
+
+bool wide_readers(PgConnection &conn, const std::string &owner, std::string *roles, std::string *error) {
+    PgResult r;
+    if (!conn.exec("SELECT coalesce(pg_catalog.string_agg(pg_catalog.quote_ident(m.rolname::pg_catalog.text), ', ' "
+                   "                                      ORDER BY m.rolname), '') "
+                   "FROM pg_catalog.pg_roles w "
+                   "JOIN pg_catalog.pg_auth_members a ON a.roleid OPERATOR(pg_catalog.=) w.oid "
+                   "JOIN pg_catalog.pg_roles m ON m.oid OPERATOR(pg_catalog.=) a.member "
+                   "WHERE w.rolname OPERATOR(pg_catalog.=) 'pg_read_all_data' AND NOT m.rolsuper "
+                   "  AND NOT pg_catalog.pg_has_role(m.oid, coalesce((SELECT o.oid FROM pg_catalog.pg_roles o "
+                   "      WHERE o.rolname::pg_catalog.text OPERATOR(pg_catalog.=) $1), "
+                   "    (SELECT o.oid FROM pg_catalog.pg_roles o WHERE o.rolname OPERATOR(pg_catalog.=) pg_catalog.current_user())), "
+                   "    'MEMBER')",
+                   {owner}, &r, error))
+        return false;
+    if (!r.text_at(0, 0, roles)) {
+        *error = "could not read pg_read_all_data's members";
+        return false;
+    }
+    return true;
 }
 
 namespace {

@@ -90,6 +90,14 @@ constexpr const char *kExhaustedFix =
     "keep the values they hold; plan from the budget (doc/fleets.md, \"The budget\")";
 bool read_budget(PgConnection &conn, Budget *out, std::string *error);
 
+// The roles, quoted and comma-separated ("" for none), that are members of
+// pg_read_all_data (14+) and act neither as the registry's owner (`owner`,
+// or the connecting role if empty) nor as superusers: it may use every
+// schema, the private one included, and so name the registry's tables and
+// hold locks on them (doc/fleets.md, "Who may do what"). A warning, not a
+// refusal: backups need that role.
+bool wide_readers(PgConnection &conn, const std::string &owner, std::string *roles, std::string *error);
+
 // Moves the node values past `past`, never back (the repair after the
 // registry went back: doc/fleets.md), under the claimers' lock (a lease's
 // nextval cannot slip between the read and the setval), committed as a claim

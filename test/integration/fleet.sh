@@ -55,7 +55,7 @@ echo "== claims"
 # its claim must take lu-1-1.
 "$CLI" node claim --registry "$REG" --host-id first --data-directory /d --write "$WORK/first.conf" >/dev/null
 bytes_lu2=$(python3 -c "import hashlib; print(hashlib.md5(b'lu-2').hexdigest()[:6])")
-rq -c "INSERT INTO locality_uuid_registry.nodes (node_id, machine_name, machine_bytes, host_id, host_label, data_directory)
+rq -c "INSERT INTO locality_uuid_registry_private.nodes (node_id, machine_name, machine_bytes, host_id, host_label, data_directory)
        VALUES (268435455, 'imported-machine', decode('$bytes_lu2', 'hex'), md5('imported'), 'imported', '/imported')"
 out=$("$CLI" node claim --registry "$REG" --host-id collide --data-directory /d --write "$WORK/collide.conf")
 check "a claim whose first name's machine bytes are taken takes the next name: $out" \
@@ -68,7 +68,7 @@ mkfifo "$WORK/locker.in"
 psql -X -q -h "$WORK" -p "${PORT[reg]}" -U postgres -d postgres <"$WORK/locker.in" >/dev/null 2>&1 &
 locker=$!
 exec 7>"$WORK/locker.in"
-echo "BEGIN; SELECT * FROM locality_uuid_registry.claims FOR UPDATE;" >&7
+echo "BEGIN; SELECT * FROM locality_uuid_registry_private.claims FOR UPDATE;" >&7
 sleep 1
 "$CLI" node claim --registry "$REG" --host-id victim --data-directory /d --write "$WORK/victim.conf" >/dev/null 2>&1 &
 victim=$!
@@ -90,7 +90,7 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 check "a claimer killed after its INSERT, before its COMMIT (it was waiting: $waiting), leaves no row and no file" \
-  '[ "$waiting" = yes ] && [ "$(rq -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE host_label = '"'victim'"'")" = 0 ] && [ ! -e "$WORK/victim.conf" ]'
+  '[ "$waiting" = yes ] && [ "$(rq -c "SELECT count(*) FROM locality_uuid_registry_private.nodes WHERE host_label = '"'victim'"'")" = 0 ] && [ ! -e "$WORK/victim.conf" ]'
 
 # 8 claimers x 100 claims at once (250 each before: each claim is a CLI run
 # and a backend, about 0.1 s of CPU on a VM where forks are dear; 100 keep
@@ -109,16 +109,16 @@ for c in 1 2 3 4 5 6 7 8; do claimer "$c" & done
 wait
 took=$((SECONDS - start_s))
 read -r rows nodes bytes names < <(rq -F ' ' -c "SELECT count(*), count(DISTINCT node_id), count(DISTINCT machine_bytes), count(DISTINCT machine_name)
-                                                 FROM locality_uuid_registry.nodes WHERE host_label LIKE 'claimer-%'")
-read -r all_bytes all_rows < <(rq -F ' ' -c "SELECT count(DISTINCT machine_bytes), count(*) FROM locality_uuid_registry.nodes")
+                                                 FROM locality_uuid_registry_private.nodes WHERE host_label LIKE 'claimer-%'")
+read -r all_bytes all_rows < <(rq -F ' ' -c "SELECT count(DISTINCT machine_bytes), count(*) FROM locality_uuid_registry_private.nodes")
 files=$(cat "$WORK"/claims/*.conf | grep -c "^locality_uuid.node_id = " || true)
 file_nodes=$(cat "$WORK"/claims/*.conf | grep "^locality_uuid.node_id = " | sort -u | wc -l)
 check "8 claimers x $CLAIMS claims at once in ${took}s: $rows rows, $nodes node values, $bytes machine bytes, $names names; $files files with $file_nodes values" \
   'all=$((8 * CLAIMS)); [ "$rows $nodes $bytes $names" = "$all $all $all $all" ] && [ "$files $file_nodes" = "$all $all" ]'
 check "... and no machine bytes twice in the whole registry ($all_bytes of $all_rows rows)" '[ "$all_bytes" = "$all_rows" ]'
-victim_value=$(rq -c "SELECT count(*) FROM generate_series(1, (SELECT max(node_id) FROM locality_uuid_registry.nodes
+victim_value=$(rq -c "SELECT count(*) FROM generate_series(1, (SELECT max(node_id) FROM locality_uuid_registry_private.nodes
                                                                   WHERE node_id < 268435455)) v
-                      WHERE v NOT IN (SELECT node_id FROM locality_uuid_registry.nodes)")
+                      WHERE v NOT IN (SELECT node_id FROM locality_uuid_registry_private.nodes)")
 check "the killed claimer's value is never handed out ($victim_value value(s) skipped)" '[ "$victim_value" = 1 ]'
 again=$("$CLI" node claim --registry "$REG" --host-id claimer-3-17 --data-directory /srv/3 --write "$WORK/again.conf" 2>&1 || true)
 check "a claim again on one host and data directory returns its claim: $again" \
@@ -135,7 +135,7 @@ for c in 1 2 3 4 5 6 7 8; do
 done
 wait
 race_values=$(cat "$WORK"/race-*.conf 2>/dev/null | sed -n 's/^locality_uuid.node_id = //p' | sort -u | tr '\n' ' ')
-race_rows=$(rq -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE host_label = 'racing-host'")
+race_rows=$(rq -c "SELECT count(*) FROM locality_uuid_registry_private.nodes WHERE host_label = 'racing-host'")
 check "8 claimers of one host and data directory at once: one row ($race_rows), one value for all ($race_values)" \
   '[ "$race_rows" = 1 ] && [ "$(wc -w <<<"$race_values")" = 1 ] && [ "$(ls "$WORK"/race-*.conf | wc -l)" = 8 ]'
 
@@ -381,7 +381,7 @@ check "fleet scan of a materialized view: $(tail -n 1 <<<"$scan" | tr -s ' ')" \
 # A value no claim holds: listed as such, exit 1. (The scan reads the
 # bytes: no extension needed in the database it reads.)
 unheld=$(psql -X -q -At -h "$WORK" -p "${PORT[reg]}" -U postgres -d postgres -c \
-  "SELECT min(n) FROM generate_series(200000000, 200001000) n WHERE n NOT IN (SELECT node_id FROM locality_uuid_registry.nodes)")
+  "SELECT min(n) FROM generate_series(200000000, 200001000) n WHERE n NOT IN (SELECT node_id FROM locality_uuid_registry_private.nodes)")
 h=$(printf %07x "$unheld")
 q c01 -c "CREATE DATABASE bare" >/dev/null
 psql -X -q -h "$WORK" -p "${PORT[c01]}" -U postgres -d bare -c "CREATE TABLE t AS SELECT '00000001-0000-b${h:0:3}-${h:3:4}-0190a0000000'::uuid AS id, 'x'::text AS label"
@@ -470,8 +470,8 @@ trap_ran() { r2q postgres -c "SELECT is_called FROM trap.ran"; }
 r2q mallory <<'SQL'
 CREATE FUNCTION public.nextval(text) RETURNS bigint LANGUAGE plpgsql AS $$
 BEGIN PERFORM pg_catalog.nextval('trap.ran');
-  EXECUTE 'GRANT ALL ON SCHEMA locality_uuid_registry TO mallory';
-  DELETE FROM locality_uuid_registry.nodes WHERE node_id = 1; RETURN 1; END $$;
+  EXECUTE 'GRANT ALL ON SCHEMA locality_uuid_registry, locality_uuid_registry_private TO mallory';
+  DELETE FROM locality_uuid_registry_private.nodes WHERE node_id = 1; RETURN 1; END $$;
 CREATE FUNCTION public.pg_advisory_xact_lock(int4) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN PERFORM pg_catalog.nextval('trap.ran'); END $$;
 SQL
@@ -484,8 +484,9 @@ claim2() {  # claim2 ROLE HOST [OPTIONS...]
 a=$(claim2 regowner hostA | head -n 1); b=$(claim2 regowner hostB | head -n 1); c=$(claim2 regowner hostC | head -n 1)
 check "claims under a path where public.nextval(text) and pg_advisory_xact_lock(int4) wait: $a / $b / $c" \
   '[[ "$a" == "node 1,"* ]] && [[ "$b" == "node 2,"* ]] && [[ "$c" == "node 3,"* ]] && [ "$(trap_ran)" = f ] &&
-   [ "$(r2q postgres -c "SELECT count(*) FROM locality_uuid_registry.nodes")" = 3 ] &&
-   [ "$(r2q postgres -c "SELECT has_schema_privilege('"'mallory'"', '"'locality_uuid_registry'"', '"'USAGE'"')")" = f ]'
+   [ "$(r2q postgres -c "SELECT count(*) FROM locality_uuid_registry_private.nodes")" = 3 ] &&
+   [ "$(r2q postgres -c "SELECT has_schema_privilege('"'mallory'"', '"'locality_uuid_registry'"', '"'USAGE'"')")" = f ] &&
+   [ "$(r2q postgres -c "SELECT has_schema_privilege('"'mallory'"', '"'locality_uuid_registry_private'"', '"'USAGE'"')")" = f ]'
 # The provisioner: refused without --registry-owner (the registry is not
 # its own), refused without the grants, then claims with them; it cannot
 # write a row itself.
@@ -493,15 +494,20 @@ rc=0; out=$(claim2 prov hostP 2>&1) || rc=$?
 check "a provisioner without --registry-owner is refused (exit $rc): $out" \
   '[ $rc = 1 ] && [ "$out" = "locality-uuid: the registry is owned by role regowner, not role prov: if role regowner is its owner, pass --registry-owner regowner" ]'
 rc=0; out=$(claim2 prov hostP --registry-owner regowner 2>&1) || rc=$?
-check "... and without the grants (exit $rc): $out" '[ $rc = 1 ] && grep -q "42501: permission denied for schema locality_uuid_registry" <<<"$out"'
+check "... and without the grants (exit $rc): $out" '[ $rc = 1 ] && grep -qE "42501: permission denied for schema locality_uuid_registry([^_]|$)" <<<"$out"'
 # doc/fleets.md's GRANT blocks, as run there.
 grants=$(sed -n '/<!-- grants-provisioner -->/,/<!-- \/grants-provisioner -->/p;/<!-- grants-auditor -->/,/<!-- \/grants-auditor -->/p' \
            "$ROOT/doc/fleets.md" | grep -v '^<!--\|^```' | sed 's/\bprovisioner\b/prov/g; s/\bauditor\b/aud/g')
 r2q regowner -c "$grants" >/dev/null
 out=$(claim2 prov hostP --registry-owner regowner | head -n 1)
 check "... and with doc/fleets.md's grants it claims: $out" '[[ "$out" == "node 4, "*"a new claim for hostP"* ]]'
-rc=0; out=$(r2q prov -c "INSERT INTO locality_uuid_registry.nodes VALUES (7, 'x', '\\x000000', md5('x'), 'x', '/x')" 2>&1) || rc=$?
-check "... but writes no row itself (exit $rc)" '[ $rc != 0 ] && grep -q "permission denied for table nodes" <<<"$out"'
+# (Nor names a table: layout 3 keeps them where no other role has USAGE.)
+rc=0; out=$(r2q prov -c "INSERT INTO locality_uuid_registry_private.nodes VALUES (7, 'x', '\\x000000', md5('x'), 'x', '/x')" 2>&1) || rc=$?
+rc2=0; out2=$(r2q prov -c "INSERT INTO locality_uuid_registry.nodes VALUES (7, 'x', '\\x000000', md5('x'), 'x', '/x')" 2>&1) || rc2=$?
+check "... but writes no row itself, nor names the tables (exit $rc, $rc2), and reads them through nodes()" \
+  '[ $rc != 0 ] && grep -q "permission denied for schema locality_uuid_registry_private" <<<"$out" &&
+   [ $rc2 != 0 ] && grep -q "relation \"locality_uuid_registry.nodes\" does not exist" <<<"$out2" &&
+   [ "$(r2q prov -c "SELECT count(*) FROM locality_uuid_registry.nodes()")" = 4 ]'
 # Adopting a value a server already has (README's Quick start: 17), and
 # its refusal when the registry has it.
 out=$(claim2 prov hostQ --registry-owner regowner --node-id 17 --machine-name db17 | head -n 1)
@@ -532,11 +538,11 @@ check "... and, trusting its owner, for what it lacks (exit $rc)" \
    grep -q "table nodes has no unique constraint on (node_id)" <<<"$out" && grep -q "table claims is missing" <<<"$out"'
 # Rows other roles may write, or that a trigger rewrites, in the owner's
 # own registry.
-r2q regowner -c "GRANT INSERT ON locality_uuid_registry.nodes TO mallory" >/dev/null
+r2q regowner -c "GRANT INSERT ON locality_uuid_registry_private.nodes TO mallory" >/dev/null
 rc=0; out=$(claim2 regowner hostD 2>&1) || rc=$?
 check "the owner's registry is refused while mallory may insert into it (exit $rc)" \
   '[ $rc = 1 ] && grep -q "role mallory has INSERT on table nodes" <<<"$out"'
-r2q regowner -c "REVOKE INSERT ON locality_uuid_registry.nodes FROM mallory" >/dev/null
+r2q regowner -c "REVOKE INSERT ON locality_uuid_registry_private.nodes FROM mallory" >/dev/null
 # Grants that decide node values as surely (review of 1.3's trust check):
 # a column grant, nextval on the values' sequence, the internal functions,
 # a delegation to PUBLIC. Each refused, then revoked.
@@ -546,11 +552,42 @@ while IFS='|' read -r grant said; do
   check "... and while GRANT $grant (exit $rc)" '[ $rc = 1 ] && grep -qF "$said" <<<"$out"'
   r2q regowner -c "REVOKE ${grant/ TO / FROM }" >/dev/null
 done <<'GRANTS'
-UPDATE (host_id, data_directory) ON locality_uuid_registry.nodes TO mallory|role mallory has UPDATE on column nodes.host_id
-USAGE ON SEQUENCE locality_uuid_registry.node_values TO mallory|role mallory has USAGE on sequence node_values
-EXECUTE ON FUNCTION locality_uuid_registry.insert_node(integer, text, text, text, text, text) TO mallory|role mallory has EXECUTE on function locality_uuid_registry.insert_node(
+UPDATE (host_id, data_directory) ON locality_uuid_registry_private.nodes TO mallory|role mallory has UPDATE on column nodes.host_id
+USAGE ON SEQUENCE locality_uuid_registry_private.node_values TO mallory|role mallory has USAGE on sequence node_values
+EXECUTE ON FUNCTION locality_uuid_registry_private.insert_node(integer, text, text, text, text, text) TO mallory|role mallory has EXECUTE on function locality_uuid_registry_private.insert_node(
 EXECUTE ON FUNCTION locality_uuid_registry.claim(text, text, text, integer, text) TO PUBLIC|role PUBLIC has EXECUTE on function locality_uuid_registry.claim(
+USAGE ON SCHEMA locality_uuid_registry_private TO mallory|role mallory has USAGE on schema locality_uuid_registry_private
 GRANTS
+# The readers may be PUBLIC's, as SELECT on the tables could be.
+r2q regowner -c "GRANT EXECUTE ON FUNCTION locality_uuid_registry.nodes(), locality_uuid_registry.budget() TO PUBLIC" >/dev/null
+rc=0; out=$("$CLI" fleet registry --registry "$R2 user=regowner" 2>&1) || rc=$?
+check "... while PUBLIC may call nodes() and budget() (read-only, as SELECT was), trusted (exit $rc): $out" '[ $rc = 0 ]'
+r2q regowner -c "REVOKE EXECUTE ON FUNCTION locality_uuid_registry.nodes(), locality_uuid_registry.budget() FROM PUBLIC" >/dev/null
+# The owner's default privileges (schemas, tables, sequences, functions to
+# mallory): the registry made under them gives mallory nothing in its
+# private schema, and is trusted.
+r2q postgres -c "CREATE DATABASE reg6 OWNER regowner" >/dev/null
+defaults="GRANT USAGE, CREATE ON SCHEMAS TO mallory; GRANT ALL ON TABLES TO mallory; GRANT ALL ON SEQUENCES TO mallory; GRANT EXECUTE ON FUNCTIONS TO mallory"
+psql -X -q -h "$WORK" -p "${PORT[reg]}" -U regowner -d reg6 -c "ALTER DEFAULT PRIVILEGES ${defaults//; / ; ALTER DEFAULT PRIVILEGES }" >/dev/null
+rc=0; out=$("$CLI" fleet registry --registry "host=$WORK port=${PORT[reg]} dbname=reg6 user=regowner" 2>&1) || rc=$?
+given=$(psql -X -At -h "$WORK" -p "${PORT[reg]}" -U postgres -d reg6 -c "SELECT has_schema_privilege('mallory', 'locality_uuid_registry_private', 'USAGE')
+  || ' ' || has_table_privilege('mallory', 'locality_uuid_registry_private.nodes', 'INSERT')
+  || ' ' || has_sequence_privilege('mallory', 'locality_uuid_registry_private.node_values', 'USAGE')
+  || ' ' || has_function_privilege('mallory', 'locality_uuid_registry_private.next_node()', 'EXECUTE')
+  || ' ' || has_function_privilege('mallory', 'locality_uuid_registry.lease(text, text, text, text, timestamptz)', 'EXECUTE')
+  || ' ' || has_function_privilege('mallory', 'locality_uuid_registry.nodes()', 'EXECUTE')
+  || ' ' || has_schema_privilege('mallory', 'locality_uuid_registry', 'USAGE')")
+check "a registry made under the owner's default privileges to mallory: trusted (exit $rc), mallory given nothing ($given)" \
+  '[ $rc = 0 ] && [ "$given" = "false false false false false false false" ]'
+psql -X -q -h "$WORK" -p "${PORT[reg]}" -U regowner -d reg6 -c "ALTER DEFAULT PRIVILEGES REVOKE USAGE, CREATE ON SCHEMAS FROM mallory" -c "ALTER DEFAULT PRIVILEGES REVOKE ALL ON TABLES FROM mallory" \
+  -c "ALTER DEFAULT PRIVILEGES REVOKE ALL ON SEQUENCES FROM mallory" -c "ALTER DEFAULT PRIVILEGES REVOKE EXECUTE ON FUNCTIONS FROM mallory" >/dev/null
+# A private schema another role made first: the registry is not created.
+r2q postgres -c "CREATE DATABASE reg5 OWNER regowner" -c "GRANT CREATE ON DATABASE reg5 TO mallory" >/dev/null
+psql -X -q -h "$WORK" -p "${PORT[reg]}" -U mallory -d reg5 -c "CREATE SCHEMA locality_uuid_registry_private" >/dev/null
+rc=0; out=$("$CLI" node claim --registry "host=$WORK port=${PORT[reg]} dbname=reg5 user=regowner" --host-id h1 --data-directory /pg --write "$WORK/r5.conf" 2>&1) || rc=$?
+check "a private schema mallory made first: the registry is not made (exit $rc): $out" \
+  '[ $rc = 1 ] && [ ! -e "$WORK/r5.conf" ] && grep -qF "could not create the registry: 42P06: schema \"locality_uuid_registry_private\" already exists" <<<"$out" &&
+   [ "$(psql -X -At -h "$WORK" -p "${PORT[reg]}" -U postgres -d reg5 -c "SELECT to_regnamespace('"'"'locality_uuid_registry'"'"') IS NULL")" = t ]'
 # Predefined roles that write or lock every table with no grant on it
 # (issue #50): pg_write_all_data (14+) made a member directly, and through
 # a group role (the REVOKE names the group); pg_maintain (17+). A major
@@ -571,6 +608,15 @@ if [ "$PG_MAJOR" -ge 14 ]; then
       '[ $rc = 1 ] && grep -qF "role mallory is a member of pg_maintain, which may lock every table: REVOKE pg_maintain FROM mallory" <<<"$out"'
     r2q postgres -c "REVOKE pg_maintain FROM mallory" >/dev/null
   fi
+  # pg_read_all_data may use every schema, the private one too: fleet
+  # registry warns, naming the member (backups need the role), and the
+  # registry stays trusted; the owner's members and superusers are not named.
+  r2q postgres -c "CREATE ROLE backup_reader NOLOGIN" -c "CREATE ROLE owner_reader NOLOGIN IN ROLE regowner" \
+    -c "GRANT pg_read_all_data TO backup_reader, owner_reader, postgres" >/dev/null
+  rc=0; warned=$("$CLI" fleet registry --registry "$R2 user=regowner" 2>&1 >/dev/null) || rc=$?
+  check "a member of pg_read_all_data: fleet registry warns, naming it alone (exit $rc): $warned" \
+    '[ $rc = 0 ] && [ "$warned" = "locality-uuid: warning: backup_reader may read every table and use every schema (pg_read_all_data), the registry'"'"'s private one too: a lock such a role holds there, and a request queued behind it, can delay every lease and claim; give pg_read_all_data to backups only (doc/fleets.md, \"Who may do what\")" ]'
+  r2q postgres -c "REVOKE pg_read_all_data FROM backup_reader, owner_reader, postgres" >/dev/null
   # The owner's own members and superusers act as the owner already.
   r2q postgres -c "CREATE ROLE owner_member NOLOGIN IN ROLE regowner" -c "GRANT pg_write_all_data TO owner_member, postgres" >/dev/null
 fi
@@ -584,7 +630,7 @@ echo "BEGIN; ANALYZE;" >&8
 held=""
 holds_nodes() {
   held=$(r2q postgres -c "SELECT l.mode FROM pg_locks l JOIN pg_stat_activity a USING (pid)
-                          WHERE a.usename = 'mallory' AND l.granted AND l.relation = 'locality_uuid_registry.nodes'::regclass")
+                          WHERE a.usename = 'mallory' AND l.granted AND l.relation = 'locality_uuid_registry_private.nodes'::regclass")
   [ -n "$held" ]
 }
 poll 30 holds_nodes || true
@@ -616,6 +662,7 @@ ran=$(r4q mallory -c "SELECT count(*) FROM m.ran")
 layout=$(r4q regowner -c "SELECT obj_description('locality_uuid_registry'::regnamespace, 'pg_namespace')")
 check "a layout-1 registry with mallory's trigger: fleet registry refuses before changing it (exit $rc, her trigger ran $ran times, '$layout'): $out" \
   '[ $rc = 1 ] && [ "$ran" = 0 ] && [[ $layout == *"layout 1" ]] && grep -q "nothing was changed in it: " <<<"$out" &&
+   [ "$(r4q regowner -c "SELECT to_regnamespace('"'"'locality_uuid_registry_private'"'"') IS NULL")" = t ] &&
    grep -q "table claims has trigger t" <<<"$out" && grep -q "role mallory has INSERT on table nodes" <<<"$out"'
 
 # Review finding 4: a schema named after the auditor in an audited
@@ -660,17 +707,17 @@ check "... and as JSON, every problem with a fix (exit $rc)" \
 rc=0; out=$("$CLI" fleet audit --registry "$R2 user=aud" --registry-owner regowner --targets "$WORK/targets" 2>&1 >/dev/null) || rc=$?
 check "the auditor, with doc/fleets.md's grants, reads the registry (exit $rc: the fleet's servers are not in reg2) without a complaint: '$out'" \
   '[ $rc = 1 ] && [ -z "$out" ]'
-read -r seen_node seen_host seen_dir < <(r2q postgres -F ' ' -c "SELECT node_id, host_id, data_directory FROM locality_uuid_registry.nodes
+read -r seen_node seen_host seen_dir < <(r2q postgres -F ' ' -c "SELECT node_id, host_id, data_directory FROM locality_uuid_registry_private.nodes
                                                                  WHERE retired_at IS NULL AND last_seen IS NULL ORDER BY node_id LIMIT 1")
 marked=$(r2q aud -c "SELECT locality_uuid_registry.seen(ARRAY[$seen_node], ARRAY['$seen_host'], ARRAY['$seen_dir'])" 2>&1 || true)
-seen=$(r2q postgres -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE last_seen IS NOT NULL AND node_id = $seen_node")
+seen=$(r2q postgres -c "SELECT count(*) FROM locality_uuid_registry_private.nodes WHERE last_seen IS NOT NULL AND node_id = $seen_node")
 check "... and marks a live claim seen with them (node $seen_node: seen() returned $marked, last_seen set on $seen row)" \
   '[ "$marked" = 1 ] && [ "$seen" = 1 ]'
 # The auditor's transaction left open after seen() (issue #50): it holds
 # the rows it marked, and a claim again of one of them marks it seen only
 # where no other transaction holds it, so the claim waits for no audit
 # (revision 3 waited: with a 10 s statement timeout, 57014, exit 1).
-read -r a_node a_host a_dir < <(r2q postgres -F ' ' -c "SELECT node_id, host_id, data_directory FROM locality_uuid_registry.nodes
+read -r a_node a_host a_dir < <(r2q postgres -F ' ' -c "SELECT node_id, host_id, data_directory FROM locality_uuid_registry_private.nodes
                                                        WHERE host_label = 'hostA' AND data_directory = '/d' AND retired_at IS NULL")
 { r2q aud -c "BEGIN" -c "SELECT locality_uuid_registry.seen(ARRAY[$a_node], ARRAY['$a_host'], ARRAY['$a_dir'])" \
     -c "SELECT pg_sleep(120)" >/dev/null 2>&1 || true; } &

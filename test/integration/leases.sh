@@ -91,24 +91,32 @@ q reg -c "SELECT node_id FROM locality_uuid_registry.claim(md5('old-host'), 'old
 q reg -c "CREATE ROLE other LOGIN" >/dev/null
 rc=0; out=$("$CLI" fleet registry --registry "$REG user=other" --registry-owner postgres 2>&1) || rc=$?
 check "another role than its owner is refused, exit $rc: $out" \
-  '[ $rc = 1 ] && [[ $out == *"the registry has layout 1, this locality-uuid needs layout 2: run locality-uuid fleet registry once as role postgres to update it" ]]'
+  '[ $rc = 1 ] && [[ $out == *"the registry has layout 1, this locality-uuid needs layout 3: run locality-uuid fleet registry once as role postgres to update it" ]]'
 made=$("$CLI" fleet registry --registry "$REG user=postgres")
 check "its owner's fleet registry updates it: $(tr '\n' ' ' <<<"$made")" \
-  '[ "$made" = "registry layout 2, trusted
+  '[ "$made" = "registry layout 3, trusted
 registry: 2 rows (0 leases), node values drawn 1 of 268435455, machine bytes used 2 of 16777216" ]'
-rows=$(q reg -c "SELECT string_agg(node_id || ' ' || how, ', ' ORDER BY node_id) FROM locality_uuid_registry.nodes")
-left=$(q reg -c "SELECT count(*) FROM pg_attribute WHERE attrelid = 'locality_uuid_registry.nodes'::regclass AND attname = 'adopted' AND NOT attisdropped")
-left=$left/$(q reg -c "SELECT count(*) FROM pg_proc WHERE proname = 'insert_node' AND pronamespace = 'locality_uuid_registry'::regnamespace")
+rows=$(q reg -c "SELECT string_agg(node_id || ' ' || how, ', ' ORDER BY node_id) FROM locality_uuid_registry_private.nodes")
+left=$(q reg -c "SELECT count(*) FROM pg_attribute WHERE attrelid = 'locality_uuid_registry_private.nodes'::regclass AND attname = 'adopted' AND NOT attisdropped")
+left=$left/$(q reg -c "SELECT count(*) FILTER (WHERE pronamespace = 'locality_uuid_registry'::regnamespace) || '/'
+                              || count(*) FILTER (WHERE pronamespace = 'locality_uuid_registry_private'::regnamespace)
+                       FROM pg_proc WHERE proname = 'insert_node'")
+moved=$(q reg -c "SELECT (SELECT count(*) FROM pg_class WHERE relnamespace = 'locality_uuid_registry'::regnamespace) || ' '
+                         || (SELECT string_agg(relname, ',' ORDER BY relname) FROM pg_class
+                             WHERE relnamespace = 'locality_uuid_registry_private'::regnamespace AND relkind IN ('r', 'S'))")
+given=$(q reg -c "SELECT obj_description('locality_uuid_registry_private.node_values'::regclass, 'pg_class')")
 again=$(q reg -c "SELECT node_id || ' ' || existing FROM locality_uuid_registry.claim(md5('old-host'), 'old-host', '/old/dir')")
-check "... every row kept ($rows), the flag gone and one insert function left ($left), a claim again the same ($again)" \
-  '[ "$rows" = "1 claimed, 4242 adopted" ] && [ "$left" = 0/1 ] && [ "$again" = "1 true" ]'
-# 1.4's functions (layout 2, revision 1: no comment on lease(), and the
-# claimers' lock a ROW EXCLUSIVE hold stalls): another role is warned, the
-# owner's fleet registry brings them to revision 4 (issue #50; 2 gave the
-# registry's lock mode, 3 its identity, 4 a claim's mark that waits for no audit).
+check "... every row kept ($rows), the flag gone and one insert function left ($left), every relation private ($moved), an identity given ($given), a claim again the same ($again)" \
+  '[ "$rows" = "1 claimed, 4242 adopted" ] && [ "$left" = 0/0/1 ] && [ "$again" = "1 true" ] &&
+   [ "$moved" = "0 claims,node_values,nodes" ] && [[ $given =~ ^locality_uuid\ registry\ identity\ [0-9a-f-]{36}$ ]]'
+# Functions older than this version's (as 1.4's lease() was, revision 1:
+# no comment, and the claimers' lock a ROW EXCLUSIVE hold stalls): another
+# role is warned, the owner's fleet registry replaces them alone, touching
+# no table (revision 4; issue #50: 2 gave the registry's lock mode, 3 its
+# identity, 4 a claim's mark that waits for no audit).
 revision="SELECT coalesce(obj_description('locality_uuid_registry.lease(text, text, text, text, timestamptz)'::regprocedure, 'pg_proc'), 'none')
                  || ', ' || (SELECT count(*) FROM pg_proc WHERE pronamespace = 'locality_uuid_registry'::regnamespace
-                             AND prosrc LIKE '%LOCK TABLE locality_uuid_registry.nodes IN SHARE UPDATE EXCLUSIVE MODE;%')"
+                             AND prosrc LIKE '%LOCK TABLE locality_uuid_registry_private.nodes IN SHARE UPDATE EXCLUSIVE MODE;%')"
 # as_revision_1: lease() as 1.4 made it (no comment, 1.4's lock mode).
 as_revision_1() {
   q reg -c "COMMENT ON FUNCTION locality_uuid_registry.lease(text, text, text, text, timestamptz) IS NULL" \
@@ -130,9 +138,12 @@ check "1.4's functions ($old_revision): another role is warned first (exit $rc),
 # The servers' login, with doc/fleets.md's GRANT block as written there:
 # it leases, and reads and writes no row itself.
 q reg -c "$(sed -n '/<!-- grants-leaser -->/,/<!-- \/grants-leaser -->/p' "$ROOT/doc/fleets.md" | grep -v '^<!--\|^```')" >/dev/null
-rc=0; out=$(q reg -U leaser -c "SELECT count(*) FROM locality_uuid_registry.nodes" 2>&1) || rc=$?
-check "the leaser of doc/fleets.md's grants reads no row (exit $rc): $out" '[ $rc != 0 ] && grep -q "permission denied for table nodes" <<<"$out"'
-leases_of() { q reg -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE how = 'leased' AND data_directory = '$1'"; }
+rc=0; out=$(q reg -U leaser -c "SELECT count(*) FROM locality_uuid_registry.nodes()" 2>&1) || rc=$?
+rc2=0; out2=$(q reg -U leaser -c "SELECT count(*) FROM locality_uuid_registry_private.nodes" 2>&1) || rc2=$?
+check "the leaser of doc/fleets.md's grants reads no row (exit $rc, $rc2): $out / $out2" \
+  '[ $rc != 0 ] && grep -q "permission denied for function nodes" <<<"$out" &&
+   [ $rc2 != 0 ] && grep -q "permission denied for schema locality_uuid_registry_private" <<<"$out2"'
+leases_of() { q reg -c "SELECT count(*) FROM locality_uuid_registry_private.nodes WHERE how = 'leased' AND data_directory = '$1'"; }
 lease_connections() { grep -c "connection authorized: user=leaser" "$WORK/reg.log" || true; }
 
 # One simulated host for every server: the same identity file.
@@ -178,7 +189,7 @@ CONF
   poll 60 promoted "$1" || true
 }
 # drawn: the registry's node values drawn so far (its sequence's position).
-drawn() { q reg -c "SELECT last_value FROM locality_uuid_registry.node_values"; }
+drawn() { q reg -c "SELECT last_value FROM locality_uuid_registry_private.node_values"; }
 # shown_if_failed TEXT: TEXT under the check just made, if it failed.
 shown_if_failed() { [ "$failures" = "${failures_seen:-0}" ] || sed 's/^/    | /' <<<"$1"; failures_seen=$failures; }
 
@@ -323,8 +334,8 @@ repeats "point-in-time restore against its origin, at once" pitr_origin pitr_res
 pgctl pitr stop -m fast
 
 # --- every start a value of its own -------------------------------------------------
-starts=$(q reg -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE how = 'leased'")
-distinct=$(q reg -c "SELECT count(DISTINCT node_id) || ' ' || count(DISTINCT machine_bytes) FROM locality_uuid_registry.nodes WHERE how = 'leased'")
+starts=$(q reg -c "SELECT count(*) FROM locality_uuid_registry_private.nodes WHERE how = 'leased'")
+distinct=$(q reg -c "SELECT count(DISTINCT node_id) || ' ' || count(DISTINCT machine_bytes) FROM locality_uuid_registry_private.nodes WHERE how = 'leased'")
 logged=$(cat "$WORK"/*.log | grep -c "LOG:  locality_uuid: leased node value" || true)
 moved=$(cat "$WORK"/*.log | grep -c "LOG:  $MOVED" || true)
 check "every start took a lease of its own: $starts leases, as many distinct node values and machine bytes ($distinct), $logged starts logged one" \
@@ -571,7 +582,7 @@ rc=0; audit=$("$CLI" fleet audit --registry "$REG user=postgres" --targets <(ech
 check "... the registry back, the file out: a lease again (node $got, above $leased_before), the audit clean (exit $rc)" \
   '[ "$got" -gt "$leased_before" ] && [ "$got" -gt "$spare" ] && [ $rc = 0 ]'
 shown_if_failed "$audit"
-q reg -c "UPDATE locality_uuid_registry.nodes SET retired_at = now() WHERE node_id = $spare" >/dev/null
+q reg -c "UPDATE locality_uuid_registry_private.nodes SET retired_at = now() WHERE node_id = $spare" >/dev/null
 "$CLI" node claim --registry "$REG user=postgres" --host-identity-file "$WORK/h.id" --data-directory "$WORK/o" \
   --write "$WORK/o.emergency.conf" >/dev/null
 next=$(sed -n 's/^locality_uuid.node_id = //p' "$WORK/o.emergency.conf")
@@ -590,7 +601,7 @@ echo; echo "== the registry restored from a dump taken before 42 leases, this se
 # ids' times with a lease's start, which the server takes from the real
 # clock (the shim holds only the clock ids read).
 hold_clock_now() { CLOCK_MS=$(date +%s%3N); set_clock "$WORK/clock" "$CLOCK_MS"; }
-as_postgres "$BIN/pg_dump" -h "$WORK" -p "${PORT[reg]}" -U postgres -d postgres -n locality_uuid_registry -Fc \
+as_postgres "$BIN/pg_dump" -h "$WORK" -p "${PORT[reg]}" -U postgres -d postgres -n locality_uuid_registry -n locality_uuid_registry_private -Fc \
   -f "$WORK/registry.dump"
 dumped=$(drawn)
 # 40 leases of servers elsewhere, then o's two starts: the dump lacks 42.
@@ -602,11 +613,11 @@ held=$(node_of o)
 hold_clock_now
 q o -c "CREATE TABLE before_restore (id uuid DEFAULT locality_uuid())" -c "INSERT INTO before_restore SELECT FROM generate_series(1, 100)" >/dev/null
 record=$({ tr '\n' ' ' <"$WORK/o/locality_uuid.lease"; } 2>/dev/null || true)
-identity=$(q reg -c "SELECT obj_description('locality_uuid_registry.node_values'::regclass, 'pg_class')")
+identity=$(q reg -c "SELECT obj_description('locality_uuid_registry_private.node_values'::regclass, 'pg_class')")
 check "the lease record holds this start's lease, with the registry's identity ($identity): $record" \
   '[[ $identity =~ ^locality_uuid\ registry\ identity\ [0-9a-f-]{36}$ ]] &&
    [[ $record == "locality_uuid lease 1 lease $held "[0-9]*" lu-"*" ${identity##* } $WORK:${PORT[reg]}/postgres "*"end " ]]'
-q reg -c "DROP SCHEMA locality_uuid_registry CASCADE" 2>/dev/null
+q reg -c "DROP SCHEMA locality_uuid_registry, locality_uuid_registry_private CASCADE" 2>/dev/null
 as_postgres "$BIN/pg_restore" -h "$WORK" -p "${PORT[reg]}" -U postgres -d postgres "$WORK/registry.dump"
 restored=$(drawn)
 echo "host=$WORK port=${PORT[o]} dbname=postgres user=postgres" >"$WORK/targets"
@@ -661,12 +672,12 @@ back=$(node_of o)
 check "... and back at the first address: node $back, past the repair's $((healed + 10))" '[ "$back" = $((healed + 11)) ]'
 # An identity comment edited into something that is not one: said in
 # the log, and the registry known by its address alone meanwhile.
-q reg -c "COMMENT ON SEQUENCE locality_uuid_registry.node_values IS 'locality_uuid registry identity cut-short'" >/dev/null
+q reg -c "COMMENT ON SEQUENCE locality_uuid_registry_private.node_values IS 'locality_uuid registry identity cut-short'" >/dev/null
 pgctl o restart -m fast; wait_lease o
 back=$(node_of o)
 check "a malformed identity comment: logged, and a lease by the address (node $back)" \
   'log_has o "LOG:  locality_uuid: the registry.s identity is malformed: \"locality_uuid registry identity cut-short\"" && [ -n "$back" ]'
-q reg -c "COMMENT ON SEQUENCE locality_uuid_registry.node_values IS '$identity'" >/dev/null
+q reg -c "COMMENT ON SEQUENCE locality_uuid_registry_private.node_values IS '$identity'" >/dev/null
 echo "== a lease record that cannot be read"
 echo "locality_uuid lease 1" >"$WORK/o/locality_uuid.lease"
 pgctl o restart -m fast
@@ -749,7 +760,7 @@ recover_archived reg reg before_leases
 recovered=$(drawn)
 check "the registry recovered to the restore point at its address (values drawn: $at_restore_point there, $recovered now; up to $o_held before the loss), with its identity" \
   '[ "$(q reg -c "SELECT pg_is_in_recovery()")" = f ] && [ "$recovered" -lt "$o_held" ] &&
-   [ "$(q reg -c "SELECT obj_description('"'"'locality_uuid_registry.node_values'"'"'::regclass, '"'"'pg_class'"'"')")" = "$identity" ]'
+   [ "$(q reg -c "SELECT obj_description('"'"'locality_uuid_registry_private.node_values'"'"'::regclass, '"'"'pg_class'"'"')")" = "$identity" ]'
 # The repair before any start: the audit of the running servers names the
 # registry that went back and the value to move past, the owner moves it,
 # and a new server started first leases above every value held before the
@@ -803,7 +814,7 @@ q o -c "CREATE TABLE t (id uuid DEFAULT locality_uuid())" -c "INSERT INTO t SELE
 echo "host=$WORK port=${PORT[o]} dbname=postgres user=postgres" >"$WORK/targets"
 failures_seen=$failures
 rc=0; audit=$("$CLI" fleet audit --registry "$REG user=postgres" --targets "$WORK/targets" 2>&1) || rc=$?
-budget=$(q reg -c "SELECT count(*) || ' rows (' || count(*) FILTER (WHERE how = 'leased') || ' leases), node values drawn ' || (SELECT last_value FROM locality_uuid_registry.node_values) || ' of 268435455, machine bytes used ' || count(*) || ' of 16777216' FROM locality_uuid_registry.nodes")
+budget=$(q reg -c "SELECT count(*) || ' rows (' || count(*) FILTER (WHERE how = 'leased') || ' leases), node values drawn ' || (SELECT last_value FROM locality_uuid_registry_private.node_values) || ' of 268435455, machine bytes used ' || count(*) || ' of 16777216' FROM locality_uuid_registry_private.nodes")
 check "fleet audit: no problem (exit $rc), the server's values from its lease, and the registry's budget: $budget" \
   '[ $rc = 0 ] && grep -Eq " $got  [0-9a-f]{6}  primary  lease from the registry at $WORK:${PORT[reg]}/postgres, [^;]+; lease from the registry at " <<<"$audit" && grep -qx "registry: $budget" <<<"$audit"'
 shown_if_failed "$audit"
@@ -816,7 +827,7 @@ shown_if_failed "$scan"
 # The budget as monitoring reads it (--json): what is left of each space.
 json=$("$CLI" fleet audit --registry "$REG user=postgres" --targets "$WORK/targets" --json) || true
 left=$(python3 -c 'import json,sys; b=json.loads(sys.argv[1])["budget"]; print(b["node_values_left"], b["machine_bytes_left"], b["rows"], b["leases"])' "$json" 2>&1) || true
-want=$(q reg -c "SELECT (268435455 - (SELECT last_value FROM locality_uuid_registry.node_values)) || ' ' || (16777216 - count(*)) || ' ' || count(*) || ' ' || count(*) FILTER (WHERE how = 'leased') FROM locality_uuid_registry.nodes")
+want=$(q reg -c "SELECT (268435455 - (SELECT last_value FROM locality_uuid_registry_private.node_values)) || ' ' || (16777216 - count(*)) || ' ' || count(*) || ' ' || count(*) FILTER (WHERE how = 'leased') FROM locality_uuid_registry_private.nodes")
 check "fleet audit --json: budget node_values_left, machine_bytes_left, rows, leases = $left" '[ "$left" = "$want" ]'
 # A value leased to a cluster that no longer runs there: a new cluster in
 # the same data directory on the same host, given that value by hand
@@ -962,7 +973,7 @@ done
 q reg -c "SELECT pg_cancel_backend(${waiting:-0})" >/dev/null
 wasted=""
 for _ in $(seq 50); do
-  wasted=$(q reg -c "SELECT node_id FROM locality_uuid_registry.nodes WHERE how = 'leased' AND data_directory = '$WORK/o' ORDER BY node_id DESC LIMIT 1 OFFSET 0" )
+  wasted=$(q reg -c "SELECT node_id FROM locality_uuid_registry_private.nodes WHERE how = 'leased' AND data_directory = '$WORK/o' ORDER BY node_id DESC LIMIT 1 OFFSET 0" )
   out=$(error_of o "SELECT locality_uuid()")
   [[ $out == *"warned while it leased"* ]] && break; sleep 0.2
 done
@@ -1045,7 +1056,7 @@ leased_again() {
   got=""
   for _ in $(seq 200); do got=$(q o -c "SELECT locality_uuid_node(locality_uuid())" 2>/dev/null) && break; sleep 0.3; done
 }
-q reg -c "GRANT INSERT ON locality_uuid_registry.nodes TO leaser" >/dev/null
+q reg -c "GRANT INSERT ON locality_uuid_registry_private.nodes TO leaser" >/dev/null
 refused_at_restart
 check "refused, ids fail with why: $out" \
   '[[ $out == "55000: locality_uuid: no lease of a node value yet from the registry at "*": refusing the registry: it is not its owner'"'"'s alone: "*leaser* ]]'
@@ -1058,7 +1069,7 @@ check "... fleet audit names the server waiting for its lease, and nothing else 
   '[ $rc = 1 ] && grep -q "^  $WORK:${PORT[o]}/postgres: no lease yet: lease from the registry at .*, not held yet (.*refusing the registry" <<<"$audit" &&
    [ "$(grep -c "^    fix:" <<<"$audit")" = 1 ]'
 shown_if_failed "$audit"
-q reg -c "REVOKE INSERT ON locality_uuid_registry.nodes FROM leaser" >/dev/null
+q reg -c "REVOKE INSERT ON locality_uuid_registry_private.nodes FROM leaser" >/dev/null
 leased_again
 check "... and taken once it is its owner's alone again, without a restart (node $got)" '[ -n "$got" ]'
 # A member of a predefined role that writes (14+) or locks (17+) every
@@ -1082,54 +1093,210 @@ for role in $wide; do
   leased_again
   check "... and taken once revoked, without a restart (node $got)" '[ -n "$got" ]'
 done
-# A role that may name the registry's tables (the leaser: USAGE on the
-# schema) holds from parse time, with no privilege on them, ROW EXCLUSIVE
-# on nodes (a prepared DELETE) and ROW SHARE on claims, in a session it
-# leaves open and in a PREPARE TRANSACTION (issue #50; 1.4's SHARE ROW
-# EXCLUSIVE waited for them: no lease, no claim).
+# Another role's USAGE on the private schema (it could name the tables and
+# lock them at parse time): refused at the next start; taken once revoked.
+q reg -c "GRANT USAGE ON SCHEMA locality_uuid_registry_private TO leaser" >/dev/null
+refused_at_restart
+check "USAGE on the private schema: refused at the next start: $out" \
+  '[[ $out == *"refusing the registry: it is not its owner'"'"'s alone: role leaser has USAGE on schema locality_uuid_registry_private"* ]]'
+q reg -c "REVOKE USAGE ON SCHEMA locality_uuid_registry_private FROM leaser" >/dev/null
+leased_again
+check "... and taken once revoked, without a restart (node $got)" '[ -n "$got" ]'
+# The leaser (USAGE on locality_uuid_registry, which holds functions only)
+# cannot name the tables (layout 3, issue #50): every parse-time hold and
+# strong request is refused at the name, a PREPARE TRANSACTION's too, and
+# nothing is held. (1.4: it held ROW EXCLUSIVE on nodes from parse time,
+# past its disconnect, and a CREATE TRIGGER queued behind that stalled
+# every lease and claim: the control below.)
 cat >"$WORK/holds.sql" <<'SQL'
-BEGIN;
-PREPARE d AS DELETE FROM locality_uuid_registry.nodes;
-PREPARE c AS SELECT FROM locality_uuid_registry.claims FOR UPDATE;
-SELECT pg_sleep(600);
+BEGIN; PREPARE d AS DELETE FROM locality_uuid_registry.nodes; ROLLBACK;
+BEGIN; PREPARE c AS SELECT FROM locality_uuid_registry.claims FOR UPDATE; ROLLBACK;
+BEGIN; PREPARE pd AS DELETE FROM locality_uuid_registry_private.nodes; ROLLBACK;
+BEGIN; PREPARE pc AS SELECT FROM locality_uuid_registry_private.claims FOR UPDATE; ROLLBACK;
+CREATE TRIGGER queued BEFORE INSERT ON locality_uuid_registry_private.nodes FOR EACH ROW EXECUTE FUNCTION pg_catalog.suppress_redundant_updates_trigger();
 SQL
-q reg -U leaser -f "$WORK/holds.sql" >/dev/null 2>&1 &
-holder=$!
-q reg -U leaser -c "BEGIN" -c "PREPARE d AS DELETE FROM locality_uuid_registry.nodes" -c "PREPARE TRANSACTION 'leaser_holds'" >/dev/null
-held=""
-for _ in $(seq 100); do
-  held=$(q reg -c "SELECT string_agg(l.mode || ' ' || c.relname || CASE WHEN l.pid IS NULL THEN ' (prepared)' ELSE '' END, ', ' ORDER BY l.pid IS NULL, c.relname)
-                   FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
-                   LEFT JOIN pg_stat_activity a ON a.pid = l.pid
-                   WHERE c.relnamespace = 'locality_uuid_registry'::regnamespace AND c.relkind = 'r' AND l.granted
-                     AND (a.usename = 'leaser' OR l.pid IS NULL)")
-  [[ $held == *nodes*claims* ]] && break; sleep 0.1
-done
-# The owner's update of 1.4's functions under the holds: it replaces them
-# and touches no table (an ALTER TABLE would wait for the holds, and every
-# lease behind it).
-as_revision_1
-rc=0; out=$("$CLI" fleet registry --registry "$REG user=postgres" 2>&1) || rc=$?
-check "... under those holds the owner's fleet registry updates 1.4's functions (exit $rc): $(q reg -c "$revision")" \
-  '[ $rc = 0 ] && [ "$(q reg -c "$revision")" = "locality_uuid registry functions, revision 4, 3" ]'
+out=$(q reg -U leaser -v ON_ERROR_STOP=0 -v VERBOSITY=verbose -f "$WORK/holds.sql" 2>&1 || true)
+absent=$(grep -c '^psql:.*ERROR:  42P01: relation "locality_uuid_registry\.\(nodes\|claims\)" does not exist$' <<<"$out" || true)
+denied=$(grep -c '^psql:.*ERROR:  42501: permission denied for schema locality_uuid_registry_private$' <<<"$out" || true)
+rc=0; prepared=$(q reg -U leaser -c "BEGIN" -c "PREPARE d AS DELETE FROM locality_uuid_registry_private.nodes" -c "PREPARE TRANSACTION 'leaser_holds'" 2>&1) || rc=$?
+[ $rc != 0 ] || q reg -c "ROLLBACK PREPARED 'leaser_holds'" >/dev/null  # (the check below fails; the control needs the name)
+held=$(q reg -c "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation LEFT JOIN pg_stat_activity a ON a.pid = l.pid
+                 WHERE c.relnamespace IN ('locality_uuid_registry'::regnamespace, 'locality_uuid_registry_private'::regnamespace)
+                   AND (a.usename = 'leaser' OR l.pid IS NULL)")
+check "the leaser's holds are refused at the name ($absent 42P01, $denied 42501 of 5; a prepared one: exit $rc), $held locks held" \
+  '[ "$absent" = 2 ] && [ "$denied" = 3 ] && [ $rc != 0 ] && grep -q "permission denied for schema locality_uuid_registry_private" <<<"$prepared" &&
+   [ "$held" = 0 ] && [ "$(q reg -c "SELECT count(*) FROM pg_prepared_xacts")" = 0 ]'
 shown_if_failed "$out"
-leases_before=$(q reg -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE how = 'leased'")
+leases_before=$(q reg -c "SELECT count(*) FROM locality_uuid_registry_private.nodes WHERE how = 'leased'")
 pgctl o restart -m fast
 leased_again
 rc=0; claimed=$("$CLI" node claim --registry "$REG user=postgres" --host-id held-host --data-directory /held --write "$WORK/held.conf" 2>&1) || rc=$?
-leases_after=$(q reg -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE how = 'leased'")
-check "the leaser holds $held: a start leases (node $got, leases $leases_before -> $leases_after), a claim is made (exit $rc)" \
-  '[ "$held" = "RowShareLock claims, RowExclusiveLock nodes, RowExclusiveLock nodes (prepared)" ] && [ -n "$got" ] &&
-   [ "$leases_after" = $((leases_before + 1)) ] && [ $rc = 0 ]'
+leases_after=$(q reg -c "SELECT count(*) FROM locality_uuid_registry_private.nodes WHERE how = 'leased'")
+check "... a start leases (node $got, leases $leases_before -> $leases_after), a claim is made (exit $rc)" \
+  '[ -n "$got" ] && [ "$leases_after" = $((leases_before + 1)) ] && [ $rc = 0 ]'
 shown_if_failed "$claimed"
-q reg -c "ROLLBACK PREPARED 'leaser_holds'" -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE usename = 'leaser' AND state <> 'idle'" >/dev/null
+# The control: with USAGE on the private schema granted, the leaser's
+# prepared hold is taken, its CREATE TRIGGER queues behind it (the lock
+# comes before the privilege check), and a lease waits behind that.
+# (The trust check refuses such a registry, so the owner calls lease().)
+q reg -c "GRANT USAGE ON SCHEMA locality_uuid_registry_private TO leaser" >/dev/null
+q reg -U leaser -c "BEGIN" -c "PREPARE d AS DELETE FROM locality_uuid_registry_private.nodes" -c "PREPARE TRANSACTION 'leaser_holds'" >/dev/null
+q reg -U leaser -c "SET lock_timeout = 0" \
+  -c "CREATE TRIGGER queued BEFORE INSERT ON locality_uuid_registry_private.nodes FOR EACH ROW EXECUTE FUNCTION pg_catalog.suppress_redundant_updates_trigger()" >/dev/null 2>&1 &
+holder=$!
+waits="SELECT count(*) >= 1 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE a.usename = 'leaser' AND NOT l.granted"
+for _ in $(seq 100); do [ "$(q reg -c "$waits")" = t ] && break; sleep 0.1; done
+queued=$(q reg -c "$waits")
+rc=0; out=$(q reg -v VERBOSITY=verbose -c "SET statement_timeout = '2s'" \
+  -c "SELECT node_id FROM locality_uuid_registry.lease(md5('control'), 'control', '/control', '1', now())" 2>&1) || rc=$?
+check "the control: a CREATE TRIGGER queued behind the prepared hold ($queued) stalls a lease (exit $rc)" \
+  '[ "$queued" = t ] && [ $rc != 0 ] && grep -q "ERROR:  57014: canceling statement due to statement timeout" <<<"$out"'
+q reg -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE usename = 'leaser' AND state <> 'idle'" \
+  -c "ROLLBACK PREPARED 'leaser_holds'" -c "REVOKE USAGE ON SCHEMA locality_uuid_registry_private FROM leaser" >/dev/null
 wait $holder || true
+
+# --- a registry of layout 2 (1.4), leased from, then updated -----------------------
+echo; echo "== a registry of layout 2, updated to layout 3"
+# Made as 1.4's CLI made it (lib/registry_layout2.sql: its functions of
+# revision 1), with the identity a later revision gives (kept through the
+# move), the grants doc/fleets.md gave then, and two more that must go
+# (SELECT on claims, a column grant); a server of this version leases
+# from it.
+q reg -c "CREATE DATABASE l2" -c "CREATE ROLE prov2 LOGIN" -c "CREATE ROLE aud2 LOGIN" >/dev/null
+l2q() { q reg -d l2 "$@"; }
+L2="host=$WORK port=${PORT[reg]} dbname=l2"
+PGOPTIONS="-c search_path=pg_catalog,pg_temp" l2q -f "$ROOT/test/integration/lib/registry_layout2.sql" >/dev/null
+l2q -c "DO \$\$ BEGIN EXECUTE format('COMMENT ON SEQUENCE locality_uuid_registry.node_values IS %L',
+                                      'locality_uuid registry identity ' || gen_random_uuid()); END \$\$" >/dev/null
+l2q -c "GRANT USAGE ON SCHEMA locality_uuid_registry TO leaser, prov2, aud2" \
+  -c "GRANT EXECUTE ON FUNCTION locality_uuid_registry.lease(text, text, text, text, timestamptz) TO leaser" \
+  -c "GRANT SELECT ON locality_uuid_registry.nodes TO prov2" \
+  -c "GRANT EXECUTE ON FUNCTION locality_uuid_registry.claim(text, text, text, integer, text),
+                                locality_uuid_registry.claim_block(text, text, text[], text[]) TO prov2" \
+  -c "GRANT SELECT ON locality_uuid_registry.nodes, locality_uuid_registry.node_values TO aud2" \
+  -c "GRANT EXECUTE ON FUNCTION locality_uuid_registry.seen(integer[], text[], text[]) TO aud2" \
+  -c "GRANT SELECT ON locality_uuid_registry.claims TO aud2" -c "GRANT SELECT (node_id) ON locality_uuid_registry.nodes TO leaser" \
+  -c "SELECT node_id FROM locality_uuid_registry.claim(md5('l2-host'), 'l2-host', '/l2')" >/dev/null
+echo "locality_uuid.registry = '$L2 user=leaser'" >>"$WORK/o/postgresql.conf"
+pgctl o restart -m fast; wait_lease o
+l2_node=$(node_of o)
+l2_id=$(l2q -c "SELECT obj_description('locality_uuid_registry.node_values'::regclass, 'pg_class')")
+# state SCHEMA: the rows, the sequence and the counters
+state() {
+  l2q -c "SELECT (SELECT string_agg(node_id || ' ' || how, ', ' ORDER BY node_id) FROM $1.nodes) || '; '
+                 || (SELECT last_value FROM $1.node_values) || '; ' || (SELECT claims || ' ' || leases FROM $1.claims)"
+}
+before=$(state locality_uuid_registry)
+check "a server of this version leases from a layout-2 registry (node $l2_node; $before)" \
+  '[ "$l2_node" = 2 ] && [ "$before" = "1 claimed, 2 leased; 2; 1 1" ]'
+layout="SELECT obj_description('locality_uuid_registry'::regnamespace, 'pg_namespace') || ', private schema: '
+               || (to_regnamespace('locality_uuid_registry_private') IS NOT NULL)"
+rc=0; out=$("$CLI" fleet registry --registry "$L2 user=other" --registry-owner postgres 2>&1) || rc=$?
+check "another role than its owner is refused (exit $rc): $out" \
+  '[ $rc = 1 ] && [[ $out == *"the registry has layout 2, this locality-uuid needs layout 3: run locality-uuid fleet registry once as role postgres to update it" ]]'
+# A prepared hold (1.4 let the leaser take one): the owner's update is
+# refused at once, naming it, and changes nothing.
+l2q -U leaser -c "BEGIN" -c "PREPARE d AS DELETE FROM locality_uuid_registry.nodes" -c "PREPARE TRANSACTION 'l2_holds'" >/dev/null
+SECONDS=0; rc=0; out=$("$CLI" fleet registry --registry "$L2 user=postgres" 2>&1) || rc=$?
+took=$SECONDS
+check "a prepared transaction's hold: the update refused (exit $rc, ${took} s), nothing changed ($(l2q -c "$layout")): $out" \
+  '[ $rc = 1 ] &&
+   [[ $out == *"could not update the registry: 55006: the registry cannot move to its private schema: prepared transactions hold locks on it. prepared transaction '"'"'l2_holds'"'"'. "* ]] &&
+   [ "$(l2q -c "$layout")" = "locality_uuid registry, layout 2, private schema: false" ]'
+l2q -c "ROLLBACK PREPARED 'l2_holds'" >/dev/null
+# A session's hold left open: each move waits 100 ms at a time, about 3 s
+# in all, then the update is refused naming the process, and rolled back
+# (claims and node_values had moved before nodes).
+l2q -U leaser -c "BEGIN" -c "PREPARE d AS DELETE FROM locality_uuid_registry.nodes" -c "SELECT pg_sleep(600)" >/dev/null 2>&1 &
+holder=$!
+hold="SELECT string_agg(l.pid::text, ' ') FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+      WHERE a.usename = 'leaser' AND l.relation = 'locality_uuid_registry.nodes'::regclass AND l.granted"
+for _ in $(seq 100); do pid=$(l2q -c "$hold"); [ -n "$pid" ] && break; sleep 0.1; done
+SECONDS=0; rc=0; out=$("$CLI" fleet registry --registry "$L2 user=postgres" 2>&1) || rc=$?
+took=$SECONDS
+check "a session's hold (process $pid): the update refused after ${took} s (exit $rc), nothing changed ($(l2q -c "$layout")): $out" \
+  '[ $rc = 1 ] && [ "$took" -le 60 ] &&
+   [[ $out == *"55006: the registry cannot move to its private schema: other transactions hold locks on it. process $pid of role leaser (active since "*") held nodes for 3 s. "* ]] &&
+   [ "$(l2q -c "$layout")" = "locality_uuid registry, layout 2, private schema: false" ] && [ "$(state locality_uuid_registry)" = "$before" ]'
+l2q -c "SELECT pg_cancel_backend($pid)" >/dev/null
+wait $holder || true
+# The owner's update: every row, value and counter kept, the identity too;
+# no relation left where the roles have USAGE; SELECT on nodes became
+# EXECUTE on nodes(), on node_values EXECUTE on budget(); no other role
+# keeps any privilege on what moved.
+made=$("$CLI" fleet registry --registry "$L2 user=postgres")
+after=$(state locality_uuid_registry_private)
+where=$(l2q -c "SELECT (SELECT count(*) FROM pg_class WHERE relnamespace = 'locality_uuid_registry'::regnamespace) || '; '
+                       || (SELECT string_agg(proname, ',' ORDER BY proname) FROM pg_proc WHERE pronamespace = 'locality_uuid_registry'::regnamespace) || '; '
+                       || (SELECT string_agg(proname, ',' ORDER BY proname) FROM pg_proc WHERE pronamespace = 'locality_uuid_registry_private'::regnamespace)")
+check "the owner's update: $(tr '\n' ' ' <<<"$made"); rows kept ($after), identity kept, moved ($where)" \
+  '[ "$made" = "registry layout 3, trusted
+registry: 2 rows (1 lease), node values drawn 2 of 268435455, machine bytes used 2 of 16777216" ] &&
+   [ "$after" = "$before" ] && [ "$(l2q -c "$layout")" = "locality_uuid registry, layout 3, private schema: true" ] &&
+   [ "$(l2q -c "SELECT obj_description('"'"'locality_uuid_registry_private.node_values'"'"'::regclass, '"'"'pg_class'"'"')")" = "$l2_id" ] &&
+   [ "$where" = "0; budget,claim,claim_block,lease,nodes,seen; insert_node,machine_bytes,next_node" ]'
+converted=$(l2q -c "SELECT string_agg(r || ':' || f, ' ' ORDER BY r, f) FROM unnest('{prov2,aud2,leaser}'::text[]) r, unnest('{nodes,budget}'::text[]) f
+                    WHERE has_function_privilege(r, 'locality_uuid_registry.' || f || '()', 'EXECUTE')")
+kept=$(l2q -c "SELECT (SELECT count(*) FROM pg_class c, aclexplode(c.relacl) a
+                       WHERE c.relnamespace = 'locality_uuid_registry_private'::regnamespace AND a.grantee <> c.relowner) || ' '
+                   || (SELECT count(*) FROM pg_class c JOIN pg_attribute t ON t.attrelid = c.oid, aclexplode(t.attacl) a
+                       WHERE c.relnamespace = 'locality_uuid_registry_private'::regnamespace) || ' '
+                   || (SELECT count(*) FROM pg_namespace n, aclexplode(n.nspacl) a
+                       WHERE n.nspname = 'locality_uuid_registry_private' AND a.grantee <> n.nspowner) || ' '
+                   || (SELECT count(*) FROM pg_proc p, aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a
+                       WHERE p.pronamespace = 'locality_uuid_registry_private'::regnamespace AND a.grantee <> p.proowner)")
+check "... the readers' grants converted ($converted), no other role's privilege left in the private schema ($kept)" \
+  '[ "$converted" = "aud2:budget aud2:nodes prov2:nodes" ] && [ "$kept" = "0 0 0 0" ]'
+# The roles with their converted grants: the provisioner claims (and
+# checks its claim through nodes()), the auditor reads the budget, the
+# leaser names no table; a server restarted leases from layout 3, with the
+# registry's identity read from the private schema.
+rc=0; out=$("$CLI" node claim --registry "$L2 user=prov2" --registry-owner postgres --host-id l2-prov --data-directory /l2p --write "$WORK/l2p.conf" 2>&1) || rc=$?
+arc=0; aout=$("$CLI" fleet registry --registry "$L2 user=aud2" --registry-owner postgres 2>&1) || arc=$?
+lrc=0; lout=$(l2q -U leaser -c "SELECT FROM locality_uuid_registry_private.nodes" 2>&1) || lrc=$?
+check "... the provisioner claims (exit $rc), the auditor reads the budget (exit $arc), the leaser names no table (exit $lrc)" \
+  '[ $rc = 0 ] && grep -q "^node 3, machine name lu-3 " <<<"$out" && [ $arc = 0 ] &&
+   [ "$(tail -n 1 <<<"$aout")" = "registry: 3 rows (1 lease), node values drawn 3 of 268435455, machine bytes used 3 of 16777216" ] &&
+   [ $lrc != 0 ] && grep -q "permission denied for schema locality_uuid_registry_private" <<<"$lout"'
+shown_if_failed "$out $aout"
+pgctl o restart -m fast; wait_lease o
+record=$({ tr '\n' ' ' <"$WORK/o/locality_uuid.lease"; } 2>/dev/null || true)
+check "... a server restarted leases from layout 3 (node $(node_of o)), its record naming the registry's identity: $record" \
+  '[ "$(node_of o)" = 4 ] && [[ $record == *" lease 4 "[0-9]*" lu-4 ${l2_id##* } $WORK:${PORT[reg]}/l2 "* ]]'
+again=$("$CLI" fleet registry --registry "$L2 user=postgres")
+check "... and the update again changes nothing: $(tr '\n' ' ' <<<"$again")" \
+  '[ "$(head -n 1 <<<"$again")" = "registry layout 3, trusted" ] && [ "$(state locality_uuid_registry_private)" = "1 claimed, 2 leased, 3 claimed, 4 leased; 4; 2 2" ] &&
+   [ "$(l2q -c "SELECT string_agg(r || '"'"':'"'"' || f, '"'"' '"'"' ORDER BY r, f) FROM unnest('"'"'{prov2,aud2,leaser}'"'"'::text[]) r, unnest('"'"'{nodes,budget}'"'"'::text[]) f
+                WHERE has_function_privilege(r, '"'"'locality_uuid_registry.'"'"' || f || '"'"'()'"'"', '"'"'EXECUTE'"'"')")" = "$converted" ]'
+sed -i '$d' "$WORK/o/postgresql.conf"
 pgctl o stop -m fast
+# Leases going on during the update: the move takes its locks in the
+# order a lease does (nodes, then node_values, then claims), so it goes
+# through, and no lease ends in a deadlock (a lease that waited for the
+# move fails once the tables are gone from under the function it called,
+# which a server retries; in the other order the move held node_values
+# while a lease holding nodes waited for it).
+q reg -c "CREATE DATABASE l3" >/dev/null
+PGOPTIONS="-c search_path=pg_catalog,pg_temp" q reg -d l3 -f "$ROOT/test/integration/lib/registry_layout2.sql" >/dev/null
+busy() {  # busy TAG: 150 leases, one after another
+  for i in $(seq 150); do
+    q reg -d l3 -v VERBOSITY=verbose -c "SELECT node_id FROM locality_uuid_registry.lease(md5('busy'), 'busy', '/busy/$1/$i', '1', now())" 2>&1 || true
+  done
+}
+busy a >"$WORK/busy-a.out" & busy_a=$!
+busy b >"$WORK/busy-b.out" & busy_b=$!
+sleep 0.5
+rc=0; out=$("$CLI" fleet registry --registry "host=$WORK port=${PORT[reg]} dbname=l3 user=postgres" 2>&1) || rc=$?
+wait $busy_a $busy_b
+deadlocks=$(cat "$WORK/busy-a.out" "$WORK/busy-b.out" | grep -c "40P01" || true)
+made=$(q reg -d l3 -c "SELECT count(*) FROM locality_uuid_registry_private.nodes")
+check "leases during the update: it goes through (exit $rc), $made of 300 leases made, $deadlocks deadlocks" \
+  '[ $rc = 0 ] && [ "$deadlocks" = 0 ] && [ "$made" -ge 250 ]'
 
 # --- a registry whose node values are spent (issue #52) ---------------------------
 echo; echo "== a registry whose node values are spent"
 at=$(drawn)
-q reg -c "SELECT setval('locality_uuid_registry.node_values', 268435455)" >/dev/null
+q reg -c "SELECT setval('locality_uuid_registry_private.node_values', 268435455)" >/dev/null
 rc=0; out=$("$CLI" fleet registry --registry "$REG user=postgres" 2>&1 >/dev/null) || rc=$?
 check "fleet registry exits $rc: $out" \
   '[ $rc = 1 ] && [[ $out == "locality-uuid: the registry has no node value left: all 268435455 are drawn, and every claim and lease now fails; nothing gives values back"* ]]'
@@ -1140,7 +1307,7 @@ check "a start then waits, saying why: $out" \
 rc=0; json=$("$CLI" fleet audit --registry "$REG user=postgres" --targets "$WORK/targets" --json) || rc=$?
 kinds=$(python3 -c 'import json,sys; print(" ".join(sorted(p["kind"] for p in json.loads(sys.argv[1])["problems"])))' "$json" 2>&1) || true
 check "fleet audit exits $rc: $kinds" '[ $rc = 1 ] && [ "$kinds" = "lease_not_held registry_exhausted" ]'
-q reg -c "SELECT setval('locality_uuid_registry.node_values', $at)" >/dev/null  # (nothing was drawn meanwhile)
+q reg -c "SELECT setval('locality_uuid_registry_private.node_values', $at)" >/dev/null  # (nothing was drawn meanwhile)
 q o -c "SELECT pg_reload_conf()" >/dev/null
 leased_again
 check "... and leases once values are left (here: the sequence put back where it stood), after a reload (node $got)" '[ -n "$got" ]'
@@ -1173,7 +1340,7 @@ check "pg_control_system() not executable by the leaser: the identifier unread, 
 q self -c "GRANT EXECUTE ON FUNCTION pg_catalog.pg_control_system() TO PUBLIC"
 pgctl self restart -m fast
 out=$(error_once self refusing)
-self_leases=$(q self -c "SELECT count(*) FROM locality_uuid_registry.nodes WHERE how = 'leased'")
+self_leases=$(q self -c "SELECT count(*) FROM locality_uuid_registry_private.nodes WHERE how = 'leased'")
 check "executable (as by default): a registry in the server's own cluster is refused, no lease taken at that start ($self_leases in all): $out" \
   '[[ $out == *": refusing the registry: it is in this server'"'"'s own cluster: its system identifier is this server'"'"'s (or its primary'"'"'s); "* ]] &&
    [ "$self_leases" = 1 ]'

@@ -308,7 +308,7 @@ ctl edit-config --force -p "locality_uuid.registry=$REG user=leaser" -p "localit
 ctl restart locality --force >/dev/null
 leased_nodes() {
   psql -X -q -At -h "$WORK" -p "$REG_PORT" -U postgres -d postgres \
-    -c "SELECT string_agg(node_id::text, ' ' ORDER BY node_id) FROM locality_uuid_registry.nodes WHERE how = 'leased'"
+    -c "SELECT string_agg(node_id::text, ' ' ORDER BY node_id) FROM locality_uuid_registry_private.nodes WHERE how = 'leased'"
 }
 # lease_ids_from N: ids.tsv from line N on made with leased values only.
 node_fields() { tail -n +"$1" "$WORK/ids.tsv" | awk -F'\t' '$1 ~ /^(variable|sequential)/ {print substr($3, 14, 7)}' | sort -u |

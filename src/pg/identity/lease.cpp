@@ -513,9 +513,11 @@ bool registry_is_elsewhere(PGconn *conn, TimestampTz deadline, bool may_read_con
     return !own;
 }
 
-// The registry's schema is there, owned by owner, with this library's
-// layout.
-bool registry_layout_holds(PGconn *conn, TimestampTz deadline, const char *owner, char *error, size_t size) {
+// The registry's schema is there, owned by owner, with a layout this
+// library leases from (kOldestLeasableLayout to kRegistryLayout: a fleet's
+// servers are upgraded before its registry), in *layout.
+bool registry_layout_holds(PGconn *conn, TimestampTz deadline, const char *owner, int *layout_found, char *error,
+                           size_t size) {
     PGresult *r = run(conn,
                       "SELECT pg_catalog.obj_description(n.oid, 'pg_namespace'), pg_catalog.pg_get_userbyid(n.nspowner) "
                       "FROM pg_catalog.pg_namespace n WHERE n.nspname OPERATOR(pg_catalog.=) 'locality_uuid_registry'",
@@ -538,18 +540,24 @@ bool registry_layout_holds(PGconn *conn, TimestampTz deadline, const char *owner
         set_error(error, size, "refusing the registry", detail);
         return false;
     }
-    if (strcmp(found_layout, layout) == 0) return true;
-    // "..., layout N" with another N, or no layout comment at all.
-    const size_t stem = strlen(layout) - 1;
-    const int found = strncmp(found_layout, layout, stem) == 0 ? atoi(found_layout + stem) : 0;
+    // "..., layout N" (N: digits alone), or no layout comment at all (0).
+    const size_t stem = strlen("locality_uuid registry, layout ");
+    int found = 0;
+    if (strncmp(found_layout, layout, stem) == 0 && found_layout[stem] >= '1' && found_layout[stem] <= '9') {
+        char *end = nullptr;
+        const long n = strtol(found_layout + stem, &end, 10);
+        found = *end == '\0' && n < 10000 ? static_cast<int>(n) : 0;
+    }
+    *layout_found = found;
+    if (found >= locality_registry::kOldestLeasableLayout && found <= locality_registry::kRegistryLayout) return true;
     char detail[sizeof found_layout + 96];
     if (found > locality_registry::kRegistryLayout)
         snprintf(detail, sizeof detail, "it has layout %d, newer than this library's %d: install this "
                  "library's newer version", found, locality_registry::kRegistryLayout);
     else
-        snprintf(detail, sizeof detail, "it has %s, this library needs layout %d: run locality-uuid fleet "
-                 "registry of this version once as its owner", found > 0 ? found_layout + strlen("locality_uuid registry, ") : "no layout",
-                 locality_registry::kRegistryLayout);
+        snprintf(detail, sizeof detail, "it has %s, this library needs layout %d or %d: run locality-uuid "
+                 "fleet registry of this version once as its owner", found > 0 ? found_layout + strlen("locality_uuid registry, ") : "no layout",
+                 locality_registry::kOldestLeasableLayout, locality_registry::kRegistryLayout);
     set_error(error, size, "the registry's layout is not this library's", detail);
     return false;
 }
@@ -571,15 +579,17 @@ bool registry_is_owners_alone(PGconn *conn, TimestampTz deadline, const char *ow
 }
 
 // The registry's identity, read through the catalogs (no privilege on the
-// sequence needed): "" for a registry without one.
-bool read_registry_identity(PGconn *conn, TimestampTz deadline, char *identity, size_t identity_size, char *error,
-                            size_t size) {
+// sequence needed): "" for a registry without one. The sequence is in the
+// private schema from layout 3, in the API schema before.
+bool read_registry_identity(PGconn *conn, TimestampTz deadline, int layout, char *identity, size_t identity_size,
+                            char *error, size_t size) {
+    const char *params[] = {layout >= 3 ? "locality_uuid_registry_private" : "locality_uuid_registry"};
     PGresult *r = run(conn,
                       "SELECT coalesce(pg_catalog.obj_description(c.oid, 'pg_class'), '') FROM pg_catalog.pg_class c "
                       "JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
-                      "WHERE n.nspname OPERATOR(pg_catalog.=) 'locality_uuid_registry' "
+                      "WHERE n.nspname OPERATOR(pg_catalog.=) $1::pg_catalog.name "
                       "AND c.relname OPERATOR(pg_catalog.=) 'node_values'",
-                      0, nullptr, deadline, error, size);
+                      1, params, deadline, error, size);
     if (r == nullptr) return false;
     const char *comment = PQntuples(r) == 1 ? PQgetvalue(r, 0, 0) : "";
     registry_identity_of(comment, identity, identity_size);
@@ -681,11 +691,12 @@ bool take_lease(int32 *node, char *name, size_t name_size, char *identity, size_
     bool may_read_control = false;
     RegistryWarning warning;  // (libpq's notice receiver holds it until PQfinish)
     const char *configured = setting_registry_owner != nullptr ? setting_registry_owner : "";
+    int layout = 0;
     const bool ok = pin_session(conn, deadline, login, sizeof login, &may_read_control, error, size) &&
                     registry_is_elsewhere(conn, deadline, may_read_control, error, size) &&
-                    registry_layout_holds(conn, deadline, configured[0] != '\0' ? configured : login, error, size) &&
+                    registry_layout_holds(conn, deadline, configured[0] != '\0' ? configured : login, &layout, error, size) &&
                     registry_is_owners_alone(conn, deadline, configured[0] != '\0' ? configured : login, error, size) &&
-                    read_registry_identity(conn, deadline, identity, identity_size, error, size) &&
+                    read_registry_identity(conn, deadline, layout, identity, identity_size, error, size) &&
                     lease_from(conn, deadline, &warning, node, name, name_size, error, size);
     PQfinish(conn);
     ReleaseExternalFD();
