@@ -711,6 +711,16 @@ SELECT p FROM (
     FROM pg_catalog.pg_database d JOIN untrusted u ON u.oid OPERATOR(pg_catalog.=) d.datdba
     WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database()
     UNION ALL
+    -- From layout 3 the roles' schema holds functions alone: a relation
+    -- there (a view over the tables, say) they may name, and lock from
+    -- parse time, the tables behind a view too.
+    SELECT pg_catalog.format('%s %I is in schema locality_uuid_registry, which other roles may use: move it to locality_uuid_registry_private',
+                             CASE c.relkind WHEN 'v' THEN 'view' WHEN 'S' THEN 'sequence' WHEN 'i' THEN 'index' ELSE 'relation' END,
+                             c.relname)
+    FROM pg_catalog.pg_class c JOIN ns ON c.relnamespace OPERATOR(pg_catalog.=) ns.oid
+    WHERE ns.nspname OPERATOR(pg_catalog.=) 'locality_uuid_registry'
+      AND EXISTS (SELECT FROM ns p WHERE p.nspname OPERATOR(pg_catalog.=) 'locality_uuid_registry_private')
+    UNION ALL
     SELECT pg_catalog.format('table %I has trigger %I', c.relname, t.tgname)
     FROM pg_catalog.pg_trigger t JOIN rels c ON t.tgrelid OPERATOR(pg_catalog.=) c.oid WHERE NOT t.tgisinternal
     UNION ALL
