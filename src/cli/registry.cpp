@@ -127,10 +127,43 @@ bool make_registry(PgConnection &conn, const std::string &as_role, const std::st
     // time: kRegistryMoveSql), which is created plainly: one another role
     // made first is an error, not a registry.
     const bool functions_only = f.layout == kRegistryLayout;
-    if (!functions_only && !conn.exec("CREATE SCHEMA locality_uuid_registry_private", error)) {
-        return rollback_with(conn, *error + " (a schema of that name made beforehand is not the registry's: drop it, "
-                                            "then run this again)", error);
+    if (!functions_only && !f.owner.empty() && f.layout == 0) {
+        // A schema without our layout comment whose tables are in the
+        // private schema: a registry of layout 3 or later restored without
+        // its comments (pg_dump --no-comments), not one to make again.
+        PgResult r;
+        if (!conn.exec("SELECT pg_catalog.count(*) FROM pg_catalog.pg_class c "
+                       "WHERE c.relnamespace OPERATOR(pg_catalog.=) "
+                       "      (SELECT n.oid FROM pg_catalog.pg_namespace n "
+                       "       WHERE n.nspname OPERATOR(pg_catalog.=) 'locality_uuid_registry_private')",
+                       {}, &r, error))
+            return rollback_with(conn, *error, error);
+        long long held = 0;
+        if (!r.integer_at(0, 0, 0, 1LL << 40, &held) || held > 0)
+            return rollback_with(conn, "schema locality_uuid_registry has no layout comment, and "
+                                       "locality_uuid_registry_private holds relations: a registry restored without "
+                                       "its comments (pg_dump --no-comments)? As role " + trusted +
+                                       ", give its layout back (COMMENT ON SCHEMA locality_uuid_registry IS "
+                                       "'locality_uuid registry, layout " + std::to_string(kRegistryLayout) +
+                                       "') and run this again; its identity went with the comments (doc/fleets.md, "
+                                       "\"Restoring or failing over the registry\")",
+                                 error);
     }
+    if (!functions_only && !conn.exec("CREATE SCHEMA locality_uuid_registry_private", error)) {
+        const bool taken = error->rfind("42P06:", 0) == 0, denied = error->rfind("42501:", 0) == 0;
+        return rollback_with(conn, *error + (taken    ? " (a schema of that name made beforehand is not the registry's: "
+                                                        "if it holds nothing, drop it, then run this again)"
+                                             : denied ? " (the registry keeps its tables in a schema of its own: as "
+                                                        "the database's owner, GRANT CREATE ON DATABASE to role " +
+                                                            trusted + ")"
+                                                      : std::string()),
+                             error);
+    }
+    // A registry being made keeps no privilege default ones gave
+    // (kRegistryGrantsSql).
+    if (f.owner.empty() &&
+        !conn.exec("SELECT pg_catalog.set_config('locality_uuid_registry.making', 'on', true)", {}, &ignored, error))
+        return rollback_with(conn, *error, error);
     if ((!functions_only &&
          (!conn.exec(kRegistryMoveSql, error) || !conn.exec(kRegistryMigrationSql, error) ||
           !conn.exec(kRegistryTablesSql, error))) ||
@@ -182,9 +215,9 @@ std::string array_element(const std::string &text) {
 // a configuration file can carry whose MD5 bytes are the ones returned,
 // and no other row of the registry with that node value, machine name or
 // machine bytes (the registry's own constraints say so; this says so
-// again for what these hosts will use). One statement for all of them: the
-// rows are read through nodes() (SECURITY DEFINER, so never inlined: no
-// index of the table serves a filter on it), once, and joined by hash.
+// again for what these hosts will use). One statement for all of them:
+// the rows that hold any of their values, names or bytes are read through
+// holders() (by the table's unique indexes) and joined by hash.
 bool check_claims(PgConnection &conn, const std::vector<Claim> &claims, std::string *error) {
     std::string nodes = "{", bytes = "{", names = "{", hosts = "{", dirs = "{";
     for (std::size_t i = 0; i < claims.size(); ++i) {
@@ -208,7 +241,9 @@ bool check_claims(PgConnection &conn, const std::vector<Claim> &claims, std::str
                    "                 pg_catalog.unnest($4::pg_catalog.text[]), pg_catalog.unnest($5::pg_catalog.text[])) "
                    "                 AS c(node, bytes, name, host, dir)), "
                    "n AS (SELECT r.node_id, r.machine_name, r.machine_bytes, r.host_id, r.data_directory, "
-                   "             r.retired_at IS NULL AS live FROM locality_uuid_registry.nodes() r), "
+                   "             r.retired_at IS NULL AS live "
+                   "      FROM locality_uuid_registry.holders($1::pg_catalog.int4[], $3::pg_catalog.text[], "
+                   "           ARRAY(SELECT pg_catalog.decode(b, 'hex') FROM pg_catalog.unnest($2::pg_catalog.text[]) b)) r), "
                    "m AS (SELECT c.node AS claim, n.* FROM c JOIN n ON n.node_id OPERATOR(pg_catalog.=) c.node "
                    "      UNION SELECT c.node, n.* FROM c JOIN n "
                    "            ON n.machine_bytes OPERATOR(pg_catalog.=) pg_catalog.decode(c.bytes, 'hex') "

@@ -179,7 +179,8 @@ BEGIN
             END;
             IF tries OPERATOR(pg_catalog.>=) 15 THEN
                 SELECT pg_catalog.string_agg(DISTINCT CASE WHEN l.pid IS NULL THEN 'a prepared transaction'
-                                                           ELSE pg_catalog.format('process %s of role %s%s', l.pid, a.usename,
+                                                           ELSE pg_catalog.format('process %s of %s%s', l.pid,
+                                                                                  COALESCE('role ' OPERATOR(pg_catalog.||) a.usename::pg_catalog.text, a.backend_type, 'a role'),
                                                                                   CASE WHEN a.state IS NULL THEN ''
                                                                                        ELSE pg_catalog.format(' (%s since %s)', a.state, a.state_change) END) END,
                                              '; ')
@@ -206,72 +207,74 @@ DROP FUNCTION IF EXISTS locality_uuid_registry.machine_bytes(text);
 )SQL";
 
 // After kRegistryFunctionsSql, when the registry is made or updated from
-// layout 1 or 2: the readers are no role's but the owner's (on later
-// updates, a PUBLIC grant the owner made stays: the trust check allows
-// it); a role that could read nodes (a provisioner checking its claim, an
-// auditor) may call nodes(), one that could read node_values (an auditor)
-// budget(); and no role but the owner keeps any privilege in the private
-// schema, or on the functions of a registry being made, whatever default
-// privileges gave (a sequence's, nextval's or setval's by oid, needs no
-// schema), CASCADE taking what they granted on.
+// layout 1 or 2 (so its readers were just made), as one list of
+// statements: first no role but the owner keeps anything in the private
+// schema's functions or the schema itself, nor on the readers, whatever
+// default privileges gave; in a registry being made (the CLI sets
+// locality_uuid_registry.making), nor on its API schema and functions:
+// USAGE and EXECUTE on claim or lease are a delegation the owner grants
+// by name. Then, in an update, a role with table-level SELECT on nodes (a
+// provisioner checking its claim, an auditor) may call nodes() and
+// holders(), one with SELECT on node_values (an auditor) budget (in a
+// registry being made such a grant came from default privileges: none).
+// Last, every privilege
+// on the private schema's relations goes (a sequence's, nextval's or
+// setval's by oid, needs no schema), CASCADE taking what they granted on.
 constexpr const char kRegistryGrantsSql[] = R"SQL(
-REVOKE ALL ON FUNCTION locality_uuid_registry.nodes() FROM PUBLIC;
-REVOKE ALL ON FUNCTION locality_uuid_registry.budget() FROM PUBLIC;
 DO $$
 DECLARE
-    g record;
+    statement pg_catalog.text;
 BEGIN
-    FOR g IN SELECT DISTINCT c.relname, a.grantee
-             FROM pg_catalog.pg_class c, LATERAL pg_catalog.aclexplode(c.relacl) a
-             WHERE c.relnamespace OPERATOR(pg_catalog.=) 'locality_uuid_registry_private'::pg_catalog.regnamespace::pg_catalog.oid
-               AND a.grantee OPERATOR(pg_catalog.<>) c.relowner
-             UNION
-             -- (column grants: REVOKE ALL ON TABLE revokes them too)
-             SELECT c.relname, a.grantee
-             FROM pg_catalog.pg_class c JOIN pg_catalog.pg_attribute att ON att.attrelid OPERATOR(pg_catalog.=) c.oid,
-                  LATERAL pg_catalog.aclexplode(att.attacl) a
-             WHERE c.relnamespace OPERATOR(pg_catalog.=) 'locality_uuid_registry_private'::pg_catalog.regnamespace::pg_catalog.oid
-               AND a.grantee OPERATOR(pg_catalog.<>) c.relowner LOOP
-        IF g.relname OPERATOR(pg_catalog.=) ANY ('{nodes,node_values}'::pg_catalog.name[]) THEN
-            IF EXISTS (SELECT FROM pg_catalog.pg_class c, LATERAL pg_catalog.aclexplode(c.relacl) a
-                       WHERE c.relnamespace OPERATOR(pg_catalog.=) 'locality_uuid_registry_private'::pg_catalog.regnamespace::pg_catalog.oid
-                         AND c.relname OPERATOR(pg_catalog.=) g.relname AND a.grantee OPERATOR(pg_catalog.=) g.grantee
-                         AND a.privilege_type OPERATOR(pg_catalog.=) 'SELECT') THEN
-                EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION locality_uuid_registry.%s() TO %s',
-                                          CASE g.relname WHEN 'nodes' THEN 'nodes' ELSE 'budget' END,
-                                          CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN 'PUBLIC'
-                                               ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(g.grantee)::pg_catalog.text) END);
-            END IF;
-        END IF;
-        EXECUTE pg_catalog.format('REVOKE ALL ON %s locality_uuid_registry_private.%I FROM %s CASCADE',
-                                  CASE g.relname WHEN 'node_values' THEN 'SEQUENCE' ELSE 'TABLE' END, g.relname,
-                                  CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN 'PUBLIC'
-                                       ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(g.grantee)::pg_catalog.text) END);
-    END LOOP;
-    -- The private schema; and the API schema of a registry being made (it
-    -- has no layout comment yet).
-    FOR g IN SELECT DISTINCT n.nspname, a.grantee FROM pg_catalog.pg_namespace n, LATERAL pg_catalog.aclexplode(n.nspacl) a
-             WHERE (n.nspname OPERATOR(pg_catalog.=) 'locality_uuid_registry_private'
-                    OR (n.nspname OPERATOR(pg_catalog.=) 'locality_uuid_registry'
-                        AND pg_catalog.obj_description(n.oid, 'pg_namespace') IS NULL))
-               AND a.grantee OPERATOR(pg_catalog.<>) n.nspowner LOOP
-        EXECUTE pg_catalog.format('REVOKE ALL ON SCHEMA %I FROM %s CASCADE', g.nspname,
-                                  CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN 'PUBLIC'
-                                       ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(g.grantee)::pg_catalog.text) END);
-    END LOOP;
-    -- The helpers; and, in a registry being made, the functions too:
-    -- USAGE on its schema and EXECUTE on claim or lease are a delegation
-    -- the owner grants by name, never one a default privilege gave.
-    FOR g IN SELECT DISTINCT p.oid::pg_catalog.regprocedure AS f, a.grantee
-             FROM pg_catalog.pg_proc p, LATERAL pg_catalog.aclexplode(COALESCE(p.proacl, pg_catalog.acldefault('f', p.proowner))) a
-             WHERE (p.pronamespace OPERATOR(pg_catalog.=) 'locality_uuid_registry_private'::pg_catalog.regnamespace::pg_catalog.oid
-                    OR (p.pronamespace OPERATOR(pg_catalog.=) 'locality_uuid_registry'::pg_catalog.regnamespace::pg_catalog.oid
-                        AND pg_catalog.obj_description('locality_uuid_registry'::pg_catalog.regnamespace::pg_catalog.oid,
-                                                       'pg_namespace') IS NULL))
-               AND a.grantee OPERATOR(pg_catalog.<>) p.proowner LOOP
-        EXECUTE pg_catalog.format('REVOKE ALL ON FUNCTION %s FROM %s CASCADE', g.f,
-                                  CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN 'PUBLIC'
-                                       ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(g.grantee)::pg_catalog.text) END);
+    FOR statement IN
+        WITH making AS (SELECT COALESCE(pg_catalog.current_setting('locality_uuid_registry.making', true), '')
+                               OPERATOR(pg_catalog.=) 'on' AS yes),
+        api AS (SELECT 'locality_uuid_registry'::pg_catalog.regnamespace::pg_catalog.oid AS oid),
+        private AS (SELECT 'locality_uuid_registry_private'::pg_catalog.regnamespace::pg_catalog.oid AS oid),
+        readers AS (SELECT ARRAY[pg_catalog.to_regprocedure('locality_uuid_registry.nodes()'),
+                                 pg_catalog.to_regprocedure('locality_uuid_registry.budget()'),
+                                 pg_catalog.to_regprocedure('locality_uuid_registry.holders(integer[], text[], bytea[])')
+                                ]::pg_catalog.oid[] AS oids),
+        work (step, verb, object, grantee) AS (
+            SELECT 1, 'REVOKE ALL ON', pg_catalog.format('FUNCTION %s', p.oid::pg_catalog.regprocedure), a.grantee
+            FROM pg_catalog.pg_proc p, LATERAL pg_catalog.aclexplode(COALESCE(p.proacl, pg_catalog.acldefault('f', p.proowner))) a,
+                 making, api, private, readers
+            WHERE (p.pronamespace OPERATOR(pg_catalog.=) private.oid
+                   OR (p.pronamespace OPERATOR(pg_catalog.=) api.oid
+                       AND (making.yes OR p.oid OPERATOR(pg_catalog.=) ANY (readers.oids))))
+              AND a.grantee OPERATOR(pg_catalog.<>) p.proowner
+            UNION
+            SELECT 1, 'REVOKE ALL ON', pg_catalog.format('SCHEMA %I', n.nspname), a.grantee
+            FROM pg_catalog.pg_namespace n, LATERAL pg_catalog.aclexplode(n.nspacl) a, making, api, private
+            WHERE (n.oid OPERATOR(pg_catalog.=) private.oid OR (n.oid OPERATOR(pg_catalog.=) api.oid AND making.yes))
+              AND a.grantee OPERATOR(pg_catalog.<>) n.nspowner
+            UNION
+            SELECT 2, 'GRANT EXECUTE ON',
+                   CASE c.relname WHEN 'nodes' THEN 'FUNCTION locality_uuid_registry.nodes(), locality_uuid_registry.holders(integer[], text[], bytea[])'
+                                  ELSE 'FUNCTION locality_uuid_registry.budget()' END,
+                   a.grantee
+            FROM pg_catalog.pg_class c, LATERAL pg_catalog.aclexplode(c.relacl) a, private, making
+            WHERE c.relnamespace OPERATOR(pg_catalog.=) private.oid AND NOT making.yes
+              AND c.relname OPERATOR(pg_catalog.=) ANY ('{nodes,node_values}'::pg_catalog.name[])
+              AND a.privilege_type OPERATOR(pg_catalog.=) 'SELECT' AND a.grantee OPERATOR(pg_catalog.<>) c.relowner
+            UNION
+            SELECT 3, 'REVOKE ALL ON', pg_catalog.format('%s locality_uuid_registry_private.%I',
+                                                         CASE c.relkind WHEN 'S' THEN 'SEQUENCE' ELSE 'TABLE' END, c.relname),
+                   a.grantee
+            FROM pg_catalog.pg_class c, LATERAL pg_catalog.aclexplode(c.relacl) a, private
+            WHERE c.relnamespace OPERATOR(pg_catalog.=) private.oid AND a.grantee OPERATOR(pg_catalog.<>) c.relowner
+            UNION
+            -- (column grants: REVOKE ALL ON TABLE revokes them too)
+            SELECT 3, 'REVOKE ALL ON', pg_catalog.format('TABLE locality_uuid_registry_private.%I', c.relname), a.grantee
+            FROM pg_catalog.pg_class c JOIN pg_catalog.pg_attribute att ON att.attrelid OPERATOR(pg_catalog.=) c.oid,
+                 LATERAL pg_catalog.aclexplode(att.attacl) a, private
+            WHERE c.relnamespace OPERATOR(pg_catalog.=) private.oid AND a.grantee OPERATOR(pg_catalog.<>) c.relowner)
+        SELECT pg_catalog.format('%s %s %s %s%s', w.verb, w.object, CASE w.step WHEN 2 THEN 'TO' ELSE 'FROM' END,
+                                 CASE WHEN w.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN 'PUBLIC'
+                                      ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(w.grantee)::pg_catalog.text) END,
+                                 CASE w.step WHEN 2 THEN '' ELSE ' CASCADE' END)
+        FROM work w ORDER BY w.step, 1
+    LOOP
+        EXECUTE statement;
     END LOOP;
 END
 $$;
@@ -558,6 +561,21 @@ SELECT n.node_id, n.machine_name, n.machine_bytes, n.host_id, n.host_label, n.da
 FROM locality_uuid_registry_private.nodes n
 $$;
 
+-- The rows holding any of these node values, machine names or machine
+-- bytes (a claim's check: the table's unique indexes serve it, where a
+-- filter on nodes(), never inlined, would read every row).
+CREATE OR REPLACE FUNCTION locality_uuid_registry.holders(node_ids integer[], names text[], bytes bytea[])
+    RETURNS TABLE (node_id integer, machine_name text, machine_bytes bytea, host_id text, host_label text,
+                   data_directory text, how text, system_identifier text, started_at timestamptz,
+                   claimed_at timestamptz, last_seen timestamptz, retired_at timestamptz)
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+SELECT n.node_id, n.machine_name, n.machine_bytes, n.host_id, n.host_label, n.data_directory, n.how,
+       n.system_identifier, n.started_at, n.claimed_at, n.last_seen, n.retired_at
+FROM locality_uuid_registry_private.nodes n
+WHERE n.node_id OPERATOR(pg_catalog.=) ANY (node_ids) OR n.machine_name OPERATOR(pg_catalog.=) ANY (names)
+   OR n.machine_bytes OPERATOR(pg_catalog.=) ANY (bytes)
+$$;
+
 -- The budget (doc/fleets.md, "The budget"): rows, leases among them, and
 -- the last node value drawn (0: none yet).
 CREATE OR REPLACE FUNCTION locality_uuid_registry.budget()
@@ -614,12 +632,17 @@ grants AS (SELECT a.grantee, a.privilege_type, CASE c.relkind WHEN 'S' THEN 'seq
                 LATERAL pg_catalog.aclexplode(att.attacl) a
            UNION ALL
            -- A function's NULL ACL is its default: EXECUTE for PUBLIC.
-           -- (kind: insert_node and next_node write and draw; nodes() and
-           -- budget() only read)
+           -- (kind: insert_node and next_node write and draw; nodes(),
+           -- holders() and budget() only read)
            SELECT a.grantee, a.privilege_type,
                   CASE WHEN p.proname OPERATOR(pg_catalog.=) ANY ('{insert_node,next_node}'::pg_catalog.name[]) THEN 'helper'
-                       WHEN p.proname OPERATOR(pg_catalog.=) ANY ('{nodes,budget}'::pg_catalog.name[])
-                            AND p.pronargs OPERATOR(pg_catalog.=) 0 THEN 'reader'
+                       -- (by the catalogs alone: a name lookup would need USAGE on
+                       -- the schema, which a login checking it may lack)
+                       WHEN ns.nspname OPERATOR(pg_catalog.=) 'locality_uuid_registry'
+                            AND p.proname::pg_catalog.text OPERATOR(pg_catalog.||) '(' OPERATOR(pg_catalog.||)
+                                pg_catalog.oidvectortypes(p.proargtypes) OPERATOR(pg_catalog.||) ')'
+                                OPERATOR(pg_catalog.=) ANY ('{nodes(),budget(),"holders(integer[], text[], bytea[])"}'::pg_catalog.text[])
+                       THEN 'reader'
                        ELSE 'function' END,
                   pg_catalog.format('function %s', p.oid::pg_catalog.regprocedure)
            FROM pg_catalog.pg_proc p JOIN ns ON p.pronamespace OPERATOR(pg_catalog.=) ns.oid,

@@ -504,10 +504,10 @@ check "... and with doc/fleets.md's grants it claims: $out" '[[ "$out" == "node 
 # (Nor names a table: layout 3 keeps them where no other role has USAGE.)
 rc=0; out=$(r2q prov -c "INSERT INTO locality_uuid_registry_private.nodes VALUES (7, 'x', '\\x000000', md5('x'), 'x', '/x')" 2>&1) || rc=$?
 rc2=0; out2=$(r2q prov -c "INSERT INTO locality_uuid_registry.nodes VALUES (7, 'x', '\\x000000', md5('x'), 'x', '/x')" 2>&1) || rc2=$?
-check "... but writes no row itself, nor names the tables (exit $rc, $rc2), and reads them through nodes()" \
+check "... but writes no row itself, nor names the tables (exit $rc, $rc2), and reads them through holders()" \
   '[ $rc != 0 ] && grep -q "permission denied for schema locality_uuid_registry_private" <<<"$out" &&
    [ $rc2 != 0 ] && grep -q "relation \"locality_uuid_registry.nodes\" does not exist" <<<"$out2" &&
-   [ "$(r2q prov -c "SELECT count(*) FROM locality_uuid_registry.nodes()")" = 4 ]'
+   [ "$(r2q prov -c "SELECT count(*) FROM locality_uuid_registry.holders('"'{1,2,3,4}'"', '"'{}'"', '"'{}'"')")" = 4 ]'
 # Adopting a value a server already has (README's Quick start: 17), and
 # its refusal when the registry has it.
 out=$(claim2 prov hostQ --registry-owner regowner --node-id 17 --machine-name db17 | head -n 1)
@@ -566,10 +566,11 @@ check "... and while a view is in the roles' schema (exit $rc)" \
   '[ $rc = 1 ] && grep -qF "view live is in schema locality_uuid_registry, which other roles may use: move it to locality_uuid_registry_private" <<<"$out"'
 r2q regowner -c "DROP VIEW locality_uuid_registry.live" >/dev/null
 # The readers may be PUBLIC's, as SELECT on the tables could be.
-r2q regowner -c "GRANT EXECUTE ON FUNCTION locality_uuid_registry.nodes(), locality_uuid_registry.budget() TO PUBLIC" >/dev/null
+readers="locality_uuid_registry.nodes(), locality_uuid_registry.budget(), locality_uuid_registry.holders(integer[], text[], bytea[])"
+r2q regowner -c "GRANT EXECUTE ON FUNCTION $readers TO PUBLIC" >/dev/null
 rc=0; out=$("$CLI" fleet registry --registry "$R2 user=regowner" 2>&1) || rc=$?
-check "... while PUBLIC may call nodes() and budget() (read-only, as SELECT was), trusted (exit $rc): $out" '[ $rc = 0 ]'
-r2q regowner -c "REVOKE EXECUTE ON FUNCTION locality_uuid_registry.nodes(), locality_uuid_registry.budget() FROM PUBLIC" >/dev/null
+check "... while PUBLIC may call the readers (read-only, as SELECT was), trusted (exit $rc): $out" '[ $rc = 0 ]'
+r2q regowner -c "REVOKE EXECUTE ON FUNCTION $readers FROM PUBLIC" >/dev/null
 # The owner's default privileges (schemas, tables, sequences, functions to
 # mallory): the registry made under them gives mallory nothing in its
 # private schema, and is trusted.

@@ -1176,7 +1176,8 @@ l2q -c "GRANT USAGE ON SCHEMA locality_uuid_registry TO leaser, prov2, aud2" \
   -c "GRANT SELECT ON locality_uuid_registry.nodes, locality_uuid_registry.node_values TO aud2" \
   -c "GRANT EXECUTE ON FUNCTION locality_uuid_registry.seen(integer[], text[], text[]) TO aud2" \
   -c "GRANT SELECT ON locality_uuid_registry.claims TO aud2" -c "GRANT SELECT (node_id) ON locality_uuid_registry.nodes TO leaser" \
-  -c "SELECT node_id FROM locality_uuid_registry.claim(md5('l2-host'), 'l2-host', '/l2')" >/dev/null
+  -c "SELECT node_id FROM locality_uuid_registry.claim(md5('l2-host'), 'l2-host', '/l2')" \
+  -c "ALTER DEFAULT PRIVILEGES GRANT EXECUTE ON FUNCTIONS TO other" >/dev/null
 echo "locality_uuid.registry = '$L2 user=leaser'" >>"$WORK/o/postgresql.conf"
 pgctl o restart -m fast; wait_lease o
 l2_node=$(node_of o)
@@ -1205,8 +1206,7 @@ check "a prepared transaction's hold: the update refused (exit $rc, ${took} s), 
    [ "$(l2q -c "$layout")" = "locality_uuid registry, layout 2, private schema: false" ]'
 l2q -c "ROLLBACK PREPARED 'l2_holds'" >/dev/null
 # A session's hold left open: each move waits 100 ms at a time, about 3 s
-# in all, then the update is refused naming the process, and rolled back
-# (claims and node_values had moved before nodes).
+# in all, then the update is refused naming the process, and rolled back.
 l2q -U leaser -c "BEGIN" -c "PREPARE d AS DELETE FROM locality_uuid_registry.nodes" -c "SELECT pg_sleep(600)" >/dev/null 2>&1 &
 holder=$!
 hold="SELECT string_agg(l.pid::text, ' ') FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
@@ -1234,9 +1234,12 @@ check "the owner's update: $(tr '\n' ' ' <<<"$made"); rows kept ($after), identi
 registry: 2 rows (1 lease), node values drawn 2 of 268435455, machine bytes used 2 of 16777216" ] &&
    [ "$after" = "$before" ] && [ "$(l2q -c "$layout")" = "locality_uuid registry, layout 3, private schema: true" ] &&
    [ "$(l2q -c "SELECT obj_description('"'"'locality_uuid_registry_private.node_values'"'"'::regclass, '"'"'pg_class'"'"')")" = "$l2_id" ] &&
-   [ "$where" = "0; budget,claim,claim_block,lease,nodes,seen; insert_node,machine_bytes,next_node" ]'
-converted=$(l2q -c "SELECT string_agg(r || ':' || f, ' ' ORDER BY r, f) FROM unnest('{prov2,aud2,leaser}'::text[]) r, unnest('{nodes,budget}'::text[]) f
-                    WHERE has_function_privilege(r, 'locality_uuid_registry.' || f || '()', 'EXECUTE')")
+   [ "$where" = "0; budget,claim,claim_block,holders,lease,nodes,seen; insert_node,machine_bytes,next_node" ]'
+# (other: the owner's default privileges give it EXECUTE on new functions)
+readers="SELECT string_agg(r || ':' || f, ' ' ORDER BY r, f) FROM unnest('{prov2,aud2,leaser,other}'::text[]) r,
+                unnest('{nodes(),budget(),\"holders(integer[],text[],bytea[])\"}'::text[]) f
+         WHERE has_function_privilege(r, 'locality_uuid_registry.' || f, 'EXECUTE')"
+converted=$(l2q -c "$readers")
 kept=$(l2q -c "SELECT (SELECT count(*) FROM pg_class c, aclexplode(c.relacl) a
                        WHERE c.relnamespace = 'locality_uuid_registry_private'::regnamespace AND a.grantee <> c.relowner) || ' '
                    || (SELECT count(*) FROM pg_class c JOIN pg_attribute t ON t.attrelid = c.oid, aclexplode(t.attacl) a
@@ -1246,7 +1249,8 @@ kept=$(l2q -c "SELECT (SELECT count(*) FROM pg_class c, aclexplode(c.relacl) a
                    || (SELECT count(*) FROM pg_proc p, aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a
                        WHERE p.pronamespace = 'locality_uuid_registry_private'::regnamespace AND a.grantee <> p.proowner)")
 check "... the readers' grants converted ($converted), no other role's privilege left in the private schema ($kept)" \
-  '[ "$converted" = "aud2:budget aud2:nodes prov2:nodes" ] && [ "$kept" = "0 0 0 0" ]'
+  '[ "$converted" = "aud2:budget() aud2:holders(integer[],text[],bytea[]) aud2:nodes() prov2:holders(integer[],text[],bytea[]) prov2:nodes()" ] &&
+   [ "$kept" = "0 0 0 0" ]'
 # The roles with their converted grants: the provisioner claims (and
 # checks its claim through nodes()), the auditor reads the budget, the
 # leaser names no table; a server restarted leases from layout 3, with the
@@ -1266,8 +1270,23 @@ check "... a server restarted leases from layout 3 (node $(node_of o)), its reco
 again=$("$CLI" fleet registry --registry "$L2 user=postgres")
 check "... and the update again changes nothing: $(tr '\n' ' ' <<<"$again")" \
   '[ "$(head -n 1 <<<"$again")" = "registry layout 3, trusted" ] && [ "$(state locality_uuid_registry_private)" = "1 claimed, 2 leased, 3 claimed, 4 leased; 4; 2 2" ] &&
-   [ "$(l2q -c "SELECT string_agg(r || '"'"':'"'"' || f, '"'"' '"'"' ORDER BY r, f) FROM unnest('"'"'{prov2,aud2,leaser}'"'"'::text[]) r, unnest('"'"'{nodes,budget}'"'"'::text[]) f
-                WHERE has_function_privilege(r, '"'"'locality_uuid_registry.'"'"' || f || '"'"'()'"'"', '"'"'EXECUTE'"'"')")" = "$converted" ]'
+   [ "$(l2q -c "$readers")" = "$converted" ]'
+# Dumped without its comments and restored: no layout, no identity. The
+# owner's fleet registry does not make it again over its tables (which
+# would hand its values out anew) but says how to give the layout back.
+q reg -c "CREATE DATABASE l4" >/dev/null
+as_postgres "$BIN/pg_dump" -h "$WORK" -p "${PORT[reg]}" -U postgres -d l2 --no-comments \
+  -n locality_uuid_registry -n locality_uuid_registry_private | q reg -d l4 >/dev/null
+rc=0; out=$("$CLI" fleet registry --registry "host=$WORK port=${PORT[reg]} dbname=l4 user=postgres" 2>&1) || rc=$?
+l4q() { q reg -d l4 "$@"; }
+check "restored without comments: the owner's fleet registry refuses, saying how (exit $rc): $out" \
+  '[ $rc = 1 ] && [[ $out == *"schema locality_uuid_registry has no layout comment, and locality_uuid_registry_private holds relations: a registry restored without its comments (pg_dump --no-comments)? As role postgres, give its layout back (COMMENT ON SCHEMA locality_uuid_registry IS '"'"'locality_uuid registry, layout 3'"'"') and run this again"* ]] &&
+   [ "$(l4q -c "SELECT max(node_id) FROM locality_uuid_registry_private.nodes")" = 4 ]'
+l4q -c "COMMENT ON SCHEMA locality_uuid_registry IS 'locality_uuid registry, layout 3'" >/dev/null
+again=$("$CLI" fleet registry --registry "host=$WORK port=${PORT[reg]} dbname=l4 user=postgres" 2>&1)
+check "... and with it given back, trusted as it was: $(tr '\n' ' ' <<<"$again")" \
+  '[ "$again" = "registry layout 3, trusted
+registry: 4 rows (2 leases), node values drawn 4 of 268435455, machine bytes used 4 of 16777216" ]'
 sed -i '$d' "$WORK/o/postgresql.conf"
 pgctl o stop -m fast
 # Leases going on during the update: the move takes its locks in the

@@ -515,11 +515,22 @@ bool registry_is_elsewhere(PGconn *conn, TimestampTz deadline, bool may_read_con
 
 // The registry's schema is there, owned by owner, with a layout this
 // library leases from (kOldestLeasableLayout to kRegistryLayout: a fleet's
-// servers are upgraded before its registry), in *layout.
-bool registry_layout_holds(PGconn *conn, TimestampTz deadline, const char *owner, int *layout_found, char *error,
-                           size_t size) {
+// servers are upgraded before its registry). Read in the same statement:
+// the comment of the node_values sequence where that layout keeps it (the
+// private schema from layout 3, the API schema before), the registry's
+// identity, into *identity_comment ("" if none): an update committing
+// between two statements could move it.
+bool registry_layout_holds(PGconn *conn, TimestampTz deadline, const char *owner, char *identity_comment,
+                           size_t comment_size, char *error, size_t size) {
     PGresult *r = run(conn,
-                      "SELECT pg_catalog.obj_description(n.oid, 'pg_namespace'), pg_catalog.pg_get_userbyid(n.nspowner) "
+                      "SELECT pg_catalog.obj_description(n.oid, 'pg_namespace'), pg_catalog.pg_get_userbyid(n.nspowner), "
+                      "coalesce((SELECT pg_catalog.obj_description(c.oid, 'pg_class') FROM pg_catalog.pg_class c "
+                      "          WHERE c.relnamespace OPERATOR(pg_catalog.=) n.oid "
+                      "            AND c.relname OPERATOR(pg_catalog.=) 'node_values'), ''), "
+                      "coalesce((SELECT pg_catalog.obj_description(c.oid, 'pg_class') FROM pg_catalog.pg_class c "
+                      "          JOIN pg_catalog.pg_namespace p ON p.oid OPERATOR(pg_catalog.=) c.relnamespace "
+                      "          WHERE p.nspname OPERATOR(pg_catalog.=) 'locality_uuid_registry_private' "
+                      "            AND c.relname OPERATOR(pg_catalog.=) 'node_values'), '') "
                       "FROM pg_catalog.pg_namespace n WHERE n.nspname OPERATOR(pg_catalog.=) 'locality_uuid_registry'",
                       0, nullptr, deadline, error, size);
     if (r == nullptr) return false;
@@ -532,6 +543,9 @@ bool registry_layout_holds(PGconn *conn, TimestampTz deadline, const char *owner
     snprintf(layout, sizeof layout, "locality_uuid registry, layout %d", locality_registry::kRegistryLayout);
     strlcpy(found_layout, PQgetvalue(r, 0, 0), sizeof found_layout);
     strlcpy(found_owner, PQgetvalue(r, 0, 1), sizeof found_owner);
+    char comments[2][256];
+    strlcpy(comments[0], PQgetvalue(r, 0, 2), sizeof comments[0]);
+    strlcpy(comments[1], PQgetvalue(r, 0, 3), sizeof comments[1]);
     PQclear(r);
     if (strcmp(found_owner, owner) != 0) {
         char detail[sizeof found_owner * 2 + 64];
@@ -548,8 +562,10 @@ bool registry_layout_holds(PGconn *conn, TimestampTz deadline, const char *owner
         const long n = strtol(found_layout + stem, &end, 10);
         found = *end == '\0' && n < 10000 ? static_cast<int>(n) : 0;
     }
-    *layout_found = found;
-    if (found >= locality_registry::kOldestLeasableLayout && found <= locality_registry::kRegistryLayout) return true;
+    if (found >= locality_registry::kOldestLeasableLayout && found <= locality_registry::kRegistryLayout) {
+        strlcpy(identity_comment, comments[found >= 3 ? 1 : 0], comment_size);
+        return true;
+    }
     char detail[sizeof found_layout + 96];
     if (found > locality_registry::kRegistryLayout)
         snprintf(detail, sizeof detail, "it has layout %d, newer than this library's %d: install this "
@@ -578,20 +594,11 @@ bool registry_is_owners_alone(PGconn *conn, TimestampTz deadline, const char *ow
     return alone;
 }
 
-// The registry's identity, read through the catalogs (no privilege on the
-// sequence needed): "" for a registry without one. The sequence is in the
-// private schema from layout 3, in the API schema before.
-bool read_registry_identity(PGconn *conn, TimestampTz deadline, int layout, char *identity, size_t identity_size,
-                            char *error, size_t size) {
-    const char *params[] = {layout >= 3 ? "locality_uuid_registry_private" : "locality_uuid_registry"};
-    PGresult *r = run(conn,
-                      "SELECT coalesce(pg_catalog.obj_description(c.oid, 'pg_class'), '') FROM pg_catalog.pg_class c "
-                      "JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
-                      "WHERE n.nspname OPERATOR(pg_catalog.=) $1::pg_catalog.name "
-                      "AND c.relname OPERATOR(pg_catalog.=) 'node_values'",
-                      1, params, deadline, error, size);
-    if (r == nullptr) return false;
-    const char *comment = PQntuples(r) == 1 ? PQgetvalue(r, 0, 0) : "";
+// The registry's identity from its comment (read through the catalogs,
+// no privilege on the sequence needed: registry_layout_holds): "" for a
+// registry without one, which is then known by its address alone (true
+// either way).
+bool read_registry_identity(const char *comment, char *identity, size_t identity_size) {
     registry_identity_of(comment, identity, identity_size);
     // A comment that says it is an identity and is not one (edited by
     // hand, cut short): this registry is then known by its address alone.
@@ -599,7 +606,6 @@ bool read_registry_identity(PGconn *conn, TimestampTz deadline, int layout, char
                                                           strlen(locality_registry::kIdentityCommentPrefix)) == 0;
     char shown[80];
     strlcpy(shown, comment, sizeof shown);
-    PQclear(r);
     if (malformed)
         ereport(LOG, (errmsg("locality_uuid: the registry's identity is malformed: \"%s\"", shown),
                       errdetail("Leases from it are checked against its address alone, not its identity "
@@ -691,12 +697,13 @@ bool take_lease(int32 *node, char *name, size_t name_size, char *identity, size_
     bool may_read_control = false;
     RegistryWarning warning;  // (libpq's notice receiver holds it until PQfinish)
     const char *configured = setting_registry_owner != nullptr ? setting_registry_owner : "";
-    int layout = 0;
+    char identity_comment[256] = "";
     const bool ok = pin_session(conn, deadline, login, sizeof login, &may_read_control, error, size) &&
                     registry_is_elsewhere(conn, deadline, may_read_control, error, size) &&
-                    registry_layout_holds(conn, deadline, configured[0] != '\0' ? configured : login, &layout, error, size) &&
+                    registry_layout_holds(conn, deadline, configured[0] != '\0' ? configured : login, identity_comment,
+                                          sizeof identity_comment, error, size) &&
                     registry_is_owners_alone(conn, deadline, configured[0] != '\0' ? configured : login, error, size) &&
-                    read_registry_identity(conn, deadline, layout, identity, identity_size, error, size) &&
+                    read_registry_identity(identity_comment, identity, identity_size) &&
                     lease_from(conn, deadline, &warning, node, name, name_size, error, size);
     PQfinish(conn);
     ReleaseExternalFD();
