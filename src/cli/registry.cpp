@@ -88,6 +88,18 @@ bool find_registry(PgConnection &conn, Found *out, std::string *error) {
     return true;
 }
 
+// What to do when CREATE SCHEMA failed with `error`: nothing to add, or
+// the hint for a name taken (42P06) or a privilege missing (42501).
+std::string schema_hint(const std::string &error, const std::string &owner) {
+    if (error.rfind("42P06:", 0) == 0)
+        return " (a schema of that name made beforehand is not the registry's: if it holds nothing, drop it, then run "
+               "this again)";
+    if (error.rfind("42501:", 0) == 0)
+        return " (the registry needs two schemas of its own: as the database's owner, GRANT CREATE ON DATABASE to "
+               "role " + owner + ")";
+    return "";
+}
+
 // Creates or updates the registry to this layout as role `as_role` (the
 // connecting role if empty; else a role it is a member of, so that the
 // objects are that role's), under a lock that serializes creators (the
@@ -109,7 +121,8 @@ bool make_registry(PgConnection &conn, const std::string &as_role, const std::st
         return rollback_with(conn, *error, error);
     if (f.current()) return conn.exec("COMMIT", error);
     if (f.owner.empty()) {
-        if (!conn.exec("CREATE SCHEMA locality_uuid_registry", error)) return rollback_with(conn, *error, error);
+        if (!conn.exec("CREATE SCHEMA locality_uuid_registry", error))
+            return rollback_with(conn, *error + schema_hint(*error, trusted), error);
     } else {
         PgResult problems;
         if (!conn.exec(kTrustSql, {trusted, "false"}, &problems, error)) return rollback_with(conn, *error, error);
@@ -135,7 +148,8 @@ bool make_registry(PgConnection &conn, const std::string &as_role, const std::st
         if (!conn.exec("SELECT pg_catalog.count(*) FROM pg_catalog.pg_class c "
                        "WHERE c.relnamespace OPERATOR(pg_catalog.=) "
                        "      (SELECT n.oid FROM pg_catalog.pg_namespace n "
-                       "       WHERE n.nspname OPERATOR(pg_catalog.=) 'locality_uuid_registry_private')",
+                       "       WHERE n.nspname OPERATOR(pg_catalog.=) 'locality_uuid_registry_private') "
+                       "  AND (c.relname, c.relkind) IN (('nodes', 'r'), ('node_values', 'S'))",
                        {}, &r, error))
             return rollback_with(conn, *error, error);
         long long held = 0;
@@ -149,20 +163,13 @@ bool make_registry(PgConnection &conn, const std::string &as_role, const std::st
                                        "\"Restoring or failing over the registry\")",
                                  error);
     }
-    if (!functions_only && !conn.exec("CREATE SCHEMA locality_uuid_registry_private", error)) {
-        const bool taken = error->rfind("42P06:", 0) == 0, denied = error->rfind("42501:", 0) == 0;
-        return rollback_with(conn, *error + (taken    ? " (a schema of that name made beforehand is not the registry's: "
-                                                        "if it holds nothing, drop it, then run this again)"
-                                             : denied ? " (the registry keeps its tables in a schema of its own: as "
-                                                        "the database's owner, GRANT CREATE ON DATABASE to role " +
-                                                            trusted + ")"
-                                                      : std::string()),
-                             error);
-    }
+    if (!functions_only && !conn.exec("CREATE SCHEMA locality_uuid_registry_private", error))
+        return rollback_with(conn, *error + schema_hint(*error, trusted), error);
     // A registry being made keeps no privilege default ones gave
-    // (kRegistryGrantsSql).
-    if (f.owner.empty() &&
-        !conn.exec("SELECT pg_catalog.set_config('locality_uuid_registry.making', 'on', true)", {}, &ignored, error))
+    // (kRegistryGrantsSql); an update keeps its delegations, whatever a
+    // setting made beforehand says.
+    if (!conn.exec("SELECT pg_catalog.set_config('locality_uuid_registry.making', $1, true)",
+                   {f.owner.empty() ? "on" : "off"}, &ignored, error))
         return rollback_with(conn, *error, error);
     if ((!functions_only &&
          (!conn.exec(kRegistryMoveSql, error) || !conn.exec(kRegistryMigrationSql, error) ||
