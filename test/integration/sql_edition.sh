@@ -354,12 +354,12 @@ SQL
     plan=$(q -c "SET enable_seqscan = off" \
              -c "EXPLAIN (COSTS OFF) SELECT count(*) FROM inputs WHERE ids.${index#*:}(id) >= '2100-01-01'")
     echo "$plan" | grep -q "Index.* on ${index%%:*}\|Index.* using ${index%%:*}" ||
-      { echo "$plan"; fail "the expression index on ${index#*:} is not used"; }
+      { echo "$plan"; fail "the expression index on ${index#*:} is not used: $(tr -s ' \n' ' ' <<<"$plan")"; }
   done
   plan=$(q -c "SET enable_seqscan = off" \
            -c "EXPLAIN (COSTS OFF) SELECT count(*) FROM inputs WHERE ids.hot_guid_timestamp(id) >= '2100-01-01'")
   echo "$plan" | grep -q "Index.* on inputs_hot_time\|Index.* using inputs_hot_time" ||
-    { echo "$plan"; fail "the expression index on hot_guid_timestamp is not used"; }
+    { echo "$plan"; fail "the expression index on hot_guid_timestamp is not used: $(tr -s ' \n' ' ' <<<"$plan")"; }
   echo "ok: expression indexes on hot_guid_timestamp, locality_uuid_timestamp, uuid_v1_timestamp serve range queries"
 
   # Generators. Ids the C edition decodes: this backend's pid, the node
